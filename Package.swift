@@ -1,0 +1,20 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "Carlos",
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
+  products: [
+    .library(name: "Carlos", targets: ["Carlos"]),
+    .library(name: "PiedPiper", targets: ["PiedPiper"]),
+    .executable(name: "Playground", targets: ["Playground"]),
+  ],
+  targets: [
+    .target(name: "PiedPiper"),
+    .target(name: "Carlos", dependencies: ["PiedPiper"]),
+    .executableTarget(name: "Playground", dependencies: ["Carlos"], path: "Playground"),
+    .testTarget(name: "PiedPiperTests", dependencies: ["PiedPiper"]),
+    .testTarget(name: "CarlosTests", dependencies: ["Carlos"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,58 @@
+import Dispatch
+import Foundation
+
+extension Future {
+  /// Returns a future that completes like this one, `seconds` later.
+  /// Cancelling it cancels this future.
+  public func snooze(_ seconds: TimeInterval) -> Future<Value> {
+    derive { result, derived in
+      DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+        derived.complete(result)
+      }
+    }
+  }
+
+  /// Returns a future that completes like this one, or fails with
+  /// ``FutureError/timeout`` (and cancels this one) when `seconds` pass first.
+  public func timeout(after seconds: TimeInterval) -> Future<Value> {
+    if let result { return Future(result: result) }
+    let derived = derive { result, derived in derived.complete(result) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
+      if derived.complete(.error(FutureError.timeout)) { self?.cancel() }
+    }
+    return derived
+  }
+}
+
+/// Runs `futureClosure`, and again after `delay` seconds each time it fails, up to
+/// `count` more times. The returned future completes with the first success or
+/// with the last failure. Cancelling it cancels the running attempt and stops retrying.
+public func retry<T: Sendable>(
+  _ count: Int,
+  every delay: TimeInterval,
+  futureClosure: @escaping @Sendable () -> Future<T>
+) -> Future<T> {
+  let result = Future<T>(pending: ())
+  attempt(remaining: count, delay: delay, futureClosure, into: result)
+  return result
+}
+
+private func attempt<T: Sendable>(
+  remaining: Int,
+  delay: TimeInterval,
+  _ futureClosure: @escaping @Sendable () -> Future<T>,
+  into result: Future<T>
+) {
+  if result.isCompleted { return }
+  let current = futureClosure()
+  result.onCancel { [weak current] in current?.cancel() }
+  current.onCompletion { outcome in
+    guard case .error = outcome, remaining > 0 else {
+      result.complete(outcome)
+      return
+    }
+    DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
+      attempt(remaining: remaining - 1, delay: delay, futureClosure, into: result)
+    }
+  }
+}
