@@ -12,9 +12,10 @@ let package = Package(
   targets: [
     .target(name: "PiedPiper"),
     .target(name: "Carlos", dependencies: ["PiedPiper"]),
-    .executableTarget(name: "Playground", dependencies: ["Carlos"], path: "Playground"),
+    .target(name: "CarlosTestServer"),
+    .executableTarget(name: "Playground", dependencies: ["Carlos", "CarlosTestServer"], path: "Playground"),
     .testTarget(name: "PiedPiperTests", dependencies: ["PiedPiper"]),
-    .testTarget(name: "CarlosTests", dependencies: ["Carlos"]),
+    .testTarget(name: "CarlosTests", dependencies: ["Carlos", "CarlosTestServer"]),
   ],
   swiftLanguageModes: [.v6]
 )
