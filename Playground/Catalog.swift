@@ -11,4 +11,6 @@ let catalog: [Example] = [
   .valueTransformation,
   .conditions,
   .transformers,
+  .networkFetcher,
+  .userDefaultsLevel,
 ]

@@ -19,6 +19,18 @@ enum Socket {
   /// Opens a TCP socket listening on 127.0.0.1 on a port the system picks, and
   /// returns it with that port.
   static func listenOnLoopback() throws(TestServerError) -> (descriptor: Int32, port: UInt16) {
+    let (descriptor, port) = try bindLoopback()
+    guard listen(descriptor, 128) == 0 else {
+      let code = errno
+      close(descriptor)
+      throw .socketCallFailed(call: "listen", errno: code)
+    }
+    return (descriptor, port)
+  }
+
+  /// Opens a TCP socket bound to 127.0.0.1 on a port the system picks (not
+  /// listening yet), and returns it with that port.
+  static func bindLoopback() throws(TestServerError) -> (descriptor: Int32, port: UInt16) {
     #if canImport(Darwin)
       let descriptor = socket(AF_INET, SOCK_STREAM, 0)
     #else
@@ -40,11 +52,6 @@ enum Socket {
       let code = errno
       close(descriptor)
       throw .socketCallFailed(call: "bind", errno: code)
-    }
-    guard listen(descriptor, 128) == 0 else {
-      let code = errno
-      close(descriptor)
-      throw .socketCallFailed(call: "listen", errno: code)
     }
     var actual = sockaddr_in()
     var actualLength = length

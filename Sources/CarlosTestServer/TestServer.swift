@@ -69,10 +69,10 @@ public final class TestServer: Sendable {
     await waitUntil(timeout: timeout) { self.requestCount(path) >= count }
   }
 
-  /// Waits until a client asking for `path` has closed its connection early, or
-  /// `timeout` seconds have passed; returns whether it happened.
-  public func waitForClientDisconnect(_ path: String, timeout: TimeInterval = 5) async -> Bool {
-    await waitUntil(timeout: timeout) { self.clientDisconnectCount(path) >= 1 }
+  /// Waits until at least `count` clients asking for `path` have closed their
+  /// connection early, or `timeout` seconds have passed; returns whether they did.
+  public func waitForClientDisconnect(_ path: String, count: Int = 1, timeout: TimeInterval = 5) async -> Bool {
+    await waitUntil(timeout: timeout) { self.clientDisconnectCount(path) >= count }
   }
 
   /// Closes the listening socket and every open connection, and waits for

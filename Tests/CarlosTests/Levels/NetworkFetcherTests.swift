@@ -143,11 +143,9 @@ struct NetworkFetcherTests {
 
   @Test("a refused connection fails with a connection error")
   func refusedConnectionFails() async throws {
-    let server = try TestServer { _ in .ok("never") }
-    let url = server.url("/gone")
-    server.stop()
+    let refusing = try RefusingPort()
 
-    let result = await outcome(of: NetworkFetcher(timeout: 5).get(url))
+    let result = await outcome(of: NetworkFetcher(timeout: 5).get(refusing.url("/gone")))
 
     guard case .connectionFailed(let reason)? = networkError(result) else {
       Issue.record("expected connectionFailed, got \(result)")
