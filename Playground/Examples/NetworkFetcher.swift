@@ -3,7 +3,7 @@ import CarlosTestServer
 import Foundation
 
 extension Example {
-  static let networkFetcher = Example(
+  static let networkFetcher: Example = Example(
     name: "network-fetcher",
     summary: "NetworkFetcher gets URLs over HTTP: bodies, status errors, timeouts, size limits, cancellation"
   ) {

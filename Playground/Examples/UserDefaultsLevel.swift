@@ -2,7 +2,7 @@ import Carlos
 import Foundation
 
 extension Example {
-  static let userDefaultsLevel = Example(
+  static let userDefaultsLevel: Example = Example(
     name: "user-defaults-level",
     summary: "UserDefaultsCacheLevel keeps Codable values in a UserDefaults suite of its own"
   ) {
