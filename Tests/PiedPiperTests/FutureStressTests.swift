@@ -23,10 +23,10 @@ private final class StartLine: Sendable {
 
 /// Counts invocations per slot.
 private final class Tally: Sendable {
-  private let counts: Mutex<[Int]>
+  private let counts: Guarded<[Int]>
 
   init(slots: Int) {
-    counts = Mutex(Array(repeating: 0, count: slots))
+    counts = Guarded(Array(repeating: 0, count: slots))
   }
 
   func hit(_ slot: Int) {

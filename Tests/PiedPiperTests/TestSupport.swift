@@ -16,26 +16,49 @@ struct TestError: Error, Equatable {
 /// An object whose lifetime tests observe through a weak reference.
 final class Tracked: Sendable {}
 
+/// State behind a `Mutex`, with hand-offs that ThreadSanitizer can follow.
+///
+/// On Linux, a contended `Mutex` is handed over by the kernel (a PI futex)
+/// inside the non-instrumented standard library, so ThreadSanitizer sees no
+/// synchronisation between two holders and reports false races. An
+/// acquire-load at the start and a release-store at the end of every critical
+/// section, on an atomic next to the mutex, give it the edge it needs; on
+/// x86-64 both are plain moves.
+final class Guarded<Value: Sendable>: Sendable {
+  private let mutex: Mutex<Value>
+  private let edge = Atomic<Bool>(false)
+
+  init(_ value: Value) {
+    mutex = Mutex(value)
+  }
+
+  /// Runs `body` with exclusive access to the value.
+  func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+    mutex.withLock { value in
+      _ = edge.load(ordering: .acquiring)
+      defer { edge.store(false, ordering: .releasing) }
+      return body(&value)
+    }
+  }
+}
+
 /// A thread-safe counter.
 final class Counter: Sendable {
-  private let count = Mutex(0)
+  private let count = Atomic(0)
 
   /// The current count.
-  var value: Int { count.withLock { $0 } }
+  var value: Int { count.load(ordering: .sequentiallyConsistent) }
 
   /// Adds one and returns the new count.
   @discardableResult
   func increment() -> Int {
-    count.withLock {
-      $0 += 1
-      return $0
-    }
+    count.add(1, ordering: .sequentiallyConsistent).newValue
   }
 }
 
 /// A thread-safe list that records events in the order they happen.
 final class Recorder<Element: Sendable>: Sendable {
-  private let list = Mutex<[Element]>([])
+  private let list = Guarded<[Element]>([])
 
   /// The events so far.
   var events: [Element] { list.withLock { $0 } }
@@ -57,7 +80,7 @@ func outcome<T: Sendable>(
   sourceLocation: SourceLocation = #_sourceLocation
 ) async -> FutureResult<T>? {
   let result = await withCheckedContinuation { (continuation: CheckedContinuation<FutureResult<T>?, Never>) in
-    let pending = Mutex<CheckedContinuation<FutureResult<T>?, Never>?>(continuation)
+    let pending = Guarded<CheckedContinuation<FutureResult<T>?, Never>?>(continuation)
     let resume: @Sendable (FutureResult<T>?) -> Void = { result in
       pending.withLock { $0.take() }?.resume(returning: result)
     }
@@ -92,7 +115,7 @@ func eventually(
 /// Runs `body(index)` on `count` new threads at once and returns when all have finished.
 func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
   await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-    let remaining = Mutex(count)
+    let remaining = Guarded(count)
     for index in 0..<count {
       let thread = Thread {
         body(index)
