@@ -1,3 +1,4 @@
+import Foundation
 import PiedPiper
 import Testing
 
@@ -149,6 +150,33 @@ struct FutureTests {
     #expect(count.value == 0)
     promise.succeed(1)
     #expect(count.value == 5)
+  }
+
+  @Test("Callbacks run on the thread that completes the future")
+  func callbacksRunOnCompletingThread() async {
+    let promise = Promise<Int>()
+    let callbackThreads = Recorder<ObjectIdentifier>()
+    let completingThreads = Recorder<ObjectIdentifier>()
+    promise.future.onSuccess { _ in callbackThreads.record(ObjectIdentifier(Thread.current)) }
+    await onThreads(1) { _ in
+      completingThreads.record(ObjectIdentifier(Thread.current))
+      promise.succeed(1)
+    }
+    #expect(callbackThreads.events.count == 1)
+    #expect(callbackThreads.events == completingThreads.events)
+  }
+
+  @Test("A callback added to a completed future runs on the registering thread")
+  func lateCallbackRunsOnRegisteringThread() async {
+    let future = Future(1)
+    let callbackThreads = Recorder<ObjectIdentifier>()
+    let registeringThreads = Recorder<ObjectIdentifier>()
+    await onThreads(1) { _ in
+      registeringThreads.record(ObjectIdentifier(Thread.current))
+      future.onSuccess { _ in callbackThreads.record(ObjectIdentifier(Thread.current)) }
+    }
+    #expect(callbackThreads.events.count == 1)
+    #expect(callbackThreads.events == registeringThreads.events)
   }
 
   @Test("A callback added after completion runs at once, exactly once", arguments: 0..<3)
