@@ -11,4 +11,10 @@ let catalog: [Example] = [
   .valueTransformation,
   .conditions,
   .transformers,
+  .pooling,
+  .cappingRequests,
+  .dispatching,
+  .batching,
+  .lanes,
+  .memoryWarnings,
 ]
