@@ -1,7 +1,7 @@
 import Carlos
 
 extension Example {
-  static let batching = Example(
+  static let batching: Example = Example(
     name: "batching",
     summary: "batchGetSome gets what it can; allBatch makes a level of key lists that fails fast"
   ) {

@@ -26,7 +26,7 @@ private final class SlowLevel: Fetcher {
 }
 
 extension Example {
-  static let cappingRequests = Example(
+  static let cappingRequests: Example = Example(
     name: "capping-requests",
     summary: "capRequests(n) runs at most n gets at once; the rest wait their turn"
   ) {

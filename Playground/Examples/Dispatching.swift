@@ -2,7 +2,7 @@ import Carlos
 import Dispatch
 
 extension Example {
-  static let dispatching = Example(
+  static let dispatching: Example = Example(
     name: "dispatching",
     summary: "dispatch(queue) runs every operation of a level on the queue you choose"
   ) {

@@ -1,7 +1,7 @@
 import Carlos
 
 extension Example {
-  static let lanes = Example(
+  static let lanes: Example = Example(
     name: "lanes",
     summary: "switchLevels sends each key to one of two caches"
   ) {

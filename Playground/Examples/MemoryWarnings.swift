@@ -13,7 +13,7 @@ private final class PretendMemory: Sendable {
 }
 
 extension Example {
-  static let memoryWarnings = Example(
+  static let memoryWarnings: Example = Example(
     name: "memory-warnings",
     summary: "listenToMemoryWarnings; post a warning yourself or let a monitor watch memory"
   ) {

@@ -9,7 +9,7 @@ private final class RequestCount: Sendable {
 }
 
 extension Example {
-  static let pooling = Example(
+  static let pooling: Example = Example(
     name: "pooling",
     summary: "pooled() shares one expensive request among concurrent gets of the same key"
   ) {
