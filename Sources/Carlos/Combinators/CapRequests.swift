@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Why a level made with ``CacheLevel/capRequests(_:)`` refused a get.
 public enum RequestCapperError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The level was made with a limit below 1, so no get could ever run.
@@ -55,7 +53,7 @@ public final class RequestCapperCache<Inner: CacheLevel>: CacheLevel {
   public let limit: Int
 
   @usableFromInline
-  let state = Mutex(State())
+  let state = Lock(State())
 
   /// Creates a level that runs at most `limit` gets on `inner` at once. With a
   /// limit below 1 every get fails with ``RequestCapperError/invalidLimit(_:)``.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A level that shares requests in flight: concurrent gets for the same key
 /// start one get on the inner level, and every caller receives its result.
 ///
@@ -74,7 +72,7 @@ public final class PoolCache<Inner: CacheLevel>: CacheLevel where Inner.KeyType:
   public let inner: Inner
 
   @usableFromInline
-  let state = Mutex(State())
+  let state = Lock(State())
 
   /// Creates a level that shares the requests in flight of `inner`.
   @inlinable

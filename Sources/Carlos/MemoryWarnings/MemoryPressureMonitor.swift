@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Watches how much memory the process may still use, and posts a memory
 /// warning (``MemoryWarning/post(to:)``) when usage crosses a threshold.
@@ -27,7 +26,7 @@ public final class MemoryPressureMonitor: Sendable {
     var isAboveThreshold = false
   }
 
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   /// Creates a monitor; call ``start()`` to begin polling.
   ///

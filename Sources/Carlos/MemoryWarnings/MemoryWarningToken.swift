@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Keeps a level listening to memory warnings until it is passed to
 /// ``unsubscribeToMemoryWarnings(_:)``.
@@ -10,11 +9,11 @@ public final class MemoryWarningToken: Sendable {
   /// The center the level listens on.
   private let center: NotificationCenter
   /// The center's observer; `nil` once unsubscribed.
-  private let observer: Mutex<(any NSObjectProtocol)?>
+  private let observer: Lock<(any NSObjectProtocol)?>
 
   init(center: NotificationCenter, observer: sending any NSObjectProtocol) {
     self.center = center
-    self.observer = Mutex(observer)
+    self.observer = Lock(observer)
   }
 
   /// Whether the level still listens.

@@ -50,7 +50,7 @@ struct MemoryPressureMonitorTests {
     let center = NotificationCenter()
     let level = SpyLevel<String, Int>()
     let token = level.listenToMemoryWarnings(notificationCenter: center)
-    let reads = Mutex(0)
+    let reads = Lock(0)
     let monitor = MemoryPressureMonitor(threshold: 0.8, pollingInterval: 0.01, notificationCenter: center) {
       reads.withLock { $0 += 1 }
       return MemoryReading(usedBytes: 95, limitBytes: 100)

@@ -41,7 +41,7 @@ final class ProbeLevel<Key: Hashable & Sendable>: CacheLevel {
   }
 
   let mode: Mode
-  private let record = Mutex(Record())
+  private let record = Lock(Record())
 
   init(_ mode: Mode) {
     self.mode = mode
@@ -140,7 +140,7 @@ func issueConcurrently<T: Sendable>(
   perThread: Int,
   _ body: @escaping @Sendable (_ thread: Int, _ index: Int) -> Future<T>
 ) -> [Future<T>] {
-  let collected = Mutex<[Future<T>]>([])
+  let collected = Lock<[Future<T>]>([])
   let go = DispatchSemaphore(value: 0)
   let done = DispatchSemaphore(value: 0)
   for thread in 0..<threads {
