@@ -81,7 +81,11 @@ public final class RequestCapperCache<Inner: CacheLevel>: CacheLevel {
     }
     guard let ticket else {
       let request = inner.get(key)
-      request.onCompletion { [self] _ in release() }
+      if request.isCompleted {
+        release()
+      } else {
+        request.onCompletion { [self] _ in release() }
+      }
       return request
     }
     ticket.promise.onCancel { [self] in withdraw(ticket.ticket) }
@@ -89,7 +93,7 @@ public final class RequestCapperCache<Inner: CacheLevel>: CacheLevel {
   }
 
   /// Takes a cancelled get out of the line.
-  @usableFromInline
+  @inlinable
   func withdraw(_ ticket: UInt64) {
     state.withLock { state in
       _ = state.waiting.remove(ticket)
@@ -97,7 +101,7 @@ public final class RequestCapperCache<Inner: CacheLevel>: CacheLevel {
   }
 
   /// A running get completed: hands its slot to the next waiting get, or frees it.
-  @usableFromInline
+  @inlinable
   func release() {
     // A loop rather than recursion: inner gets that complete at once (memory
     // hits) hand the slot on without growing the stack.

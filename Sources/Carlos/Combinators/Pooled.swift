@@ -130,7 +130,7 @@ public final class PoolCache<Inner: CacheLevel>: CacheLevel where Inner.KeyType:
   }
 
   /// Completes every caller of request `id` with its result, and forgets the request.
-  @usableFromInline
+  @inlinable
   func finish(_ key: KeyType, id: UInt64, result: FutureResult<OutputType>) {
     let waiters: [Promise<OutputType>] = state.withLock { state in
       guard let index = state.entries.index(forKey: key), state.entries.values[index].id == id else {
@@ -143,7 +143,7 @@ public final class PoolCache<Inner: CacheLevel>: CacheLevel where Inner.KeyType:
 
   /// Counts one caller of request `id` out; when none is left, forgets the
   /// request and cancels it.
-  @usableFromInline
+  @inlinable
   func callerCancelled(_ key: KeyType, id: UInt64) {
     let abandoned: Future<OutputType>? = state.withLock { state in
       guard let index = state.entries.index(forKey: key), state.entries.values[index].id == id else {

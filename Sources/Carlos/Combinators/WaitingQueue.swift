@@ -31,6 +31,10 @@ struct WaitingQueue<Element> {
   /// Takes the element at the front of the line, if any.
   @inlinable
   mutating func popFirst() -> Element? {
+    if count == 0 {
+      if !slots.isEmpty { compact() }
+      return nil
+    }
     while head < slots.count {
       let element = slots[head]
       slots[head] = nil
@@ -41,7 +45,6 @@ struct WaitingQueue<Element> {
         return element
       }
     }
-    compact()
     return nil
   }
 

@@ -66,7 +66,8 @@ public final class MemoryPressureMonitor: Sendable {
   }
 
   /// Starts polling: a reading now, then one every ``pollingInterval`` seconds,
-  /// on a background queue. Does nothing when already started.
+  /// on a background queue. Does nothing when already started. Polling stops
+  /// when the monitor is released, so keep a reference to it while it watches.
   public func start() {
     state.withLock { state in
       guard state.timer == nil else { return }
