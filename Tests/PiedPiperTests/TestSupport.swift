@@ -58,7 +58,7 @@ final class Recorder<Element: Sendable>: Sendable {
 }
 
 /// The longest a test waits for something that should happen promptly.
-let patience: TimeInterval = 10
+let patience: TimeInterval = 60
 
 /// Waits for `future` to complete, at most `seconds`, without cancelling it.
 /// Returns `nil` (and records an issue) when it did not complete in time.
