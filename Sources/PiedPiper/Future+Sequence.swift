@@ -1,4 +1,4 @@
-import Synchronization
+
 
 extension Sequence {
   /// Returns a future with every value, in order, once all succeed. Fails (or ends

@@ -1,4 +1,4 @@
-import Synchronization
+
 
 /// A read-only view of a result that arrives asynchronously: a value, an error,
 /// or a cancellation.

@@ -1,35 +1,32 @@
 import Synchronization
 
-/// A `Mutex` whose hand-overs ThreadSanitizer can see.
+/// A mutual-exclusion lock around a value, for PiedPiper and Carlos internals.
 ///
-/// On Linux, `Synchronization.Mutex` waits in the kernel (priority-inheriting
-/// futexes) when it is contended, so ThreadSanitizer never sees the lock pass
-/// from one thread to the next and reports races between critical sections
-/// that cannot overlap. Each critical section here also reads an atomic flag
-/// with acquiring order when it starts and writes it with releasing order when
-/// it ends, which tells ThreadSanitizer what the lock guarantees. On x86 and
-/// ARM these are plain loads and stores, so the lock costs the same as `Mutex`.
-///
-/// Use it wherever `Mutex` would be used; the API is the same.
+/// It is `Synchronization.Mutex` plus an atomic flag that every critical section
+/// acquires on entry and releases on exit. On Linux, `Mutex` hands the lock over
+/// through futex calls that ThreadSanitizer cannot see, so TSan reports races
+/// between successive holders of the same lock; the flag gives TSan the
+/// happens-before edge. On x86-64 and arm64 the flag costs a plain load and store.
 @usableFromInline
 package struct Lock<Value: ~Copyable>: ~Copyable, Sendable {
   @usableFromInline let mutex: Mutex<Value>
-  @usableFromInline let handOver = Atomic<Bool>(false)
+  @usableFromInline let handoff: Atomic<Bool>
 
-  /// Creates a lock protecting `initialValue`.
+  /// Creates a lock that protects `value`.
   @inlinable
-  package init(_ initialValue: consuming sending Value) {
-    mutex = Mutex(initialValue)
+  package init(_ value: consuming sending Value) {
+    mutex = Mutex(value)
+    handoff = Atomic(false)
   }
 
-  /// Runs `body` with exclusive access to the value, like `Mutex.withLock`.
+  /// Runs `body` with exclusive access to the protected value.
   @inlinable
   package borrowing func withLock<Result: ~Copyable, E: Error>(
     _ body: (inout sending Value) throws(E) -> sending Result
   ) throws(E) -> sending Result {
     try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
-      _ = handOver.load(ordering: .acquiring)
-      defer { handOver.store(true, ordering: .releasing) }
+      _ = handoff.load(ordering: .acquiring)
+      defer { handoff.store(false, ordering: .releasing) }
       return try body(&value)
     }
   }
