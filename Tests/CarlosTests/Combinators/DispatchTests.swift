@@ -1,6 +1,5 @@
 import Carlos
 import Dispatch
-import Synchronization
 import Testing
 
 @Suite("Dispatching to a queue")
@@ -9,7 +8,7 @@ struct DispatchTests {
   final class QueueSpy: Sendable {
     let marker = DispatchSpecificKey<String>()
     let queue = DispatchQueue(label: "DispatchTests.queue")
-    let seen = Mutex<[String: Bool]>([:])
+    let seen = Lock<[String: Bool]>([:])
     let done = DispatchSemaphore(value: 0)
 
     init() {

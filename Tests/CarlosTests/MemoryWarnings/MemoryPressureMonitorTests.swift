@@ -1,16 +1,15 @@
 import Carlos
 import Foundation
-import Synchronization
 import Testing
 
 @Suite("Memory pressure monitor")
 struct MemoryPressureMonitorTests {
   /// Readings handed out one by one, then `nil`.
   final class ScriptedReadings: Sendable {
-    private let remaining: Mutex<[MemoryReading?]>
+    private let remaining: Lock<[MemoryReading?]>
 
     init(fractions: [Double?]) {
-      remaining = Mutex(fractions.map { fraction in
+      remaining = Lock(fractions.map { fraction in
         fraction.flatMap { MemoryReading(usedBytes: UInt64($0 * 1_000), limitBytes: 1_000) }
       })
     }
