@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A persistent level that keeps its values in a `UserDefaults` suite of its own.
 ///
@@ -26,7 +25,7 @@ public final class UserDefaultsCacheLevel<Key: StringConvertible & Sendable, Val
 
   /// `UserDefaults` is not `Sendable` on Linux: every access to it goes through
   /// this lock. `nil` when `name` is not a usable suite name.
-  private let defaults: Mutex<UserDefaults?>
+  private let defaults: Lock<UserDefaults?>
 
   /// Creates a level on the `UserDefaults` suite called `name`.
   ///
@@ -36,7 +35,7 @@ public final class UserDefaultsCacheLevel<Key: StringConvertible & Sendable, Val
   /// operation fail with ``UserDefaultsCacheLevelError/invalidSuiteName(_:)``.
   public init(name: String) {
     self.name = name
-    defaults = Mutex(Self.isUsableSuiteName(name) ? UserDefaults(suiteName: name) : nil)
+    defaults = Lock(Self.isUsableSuiteName(name) ? UserDefaults(suiteName: name) : nil)
   }
 
   /// Returns the value stored under `key`.

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -19,7 +18,7 @@ final class NetworkTransferDelegate: NSObject, URLSessionDataDelegate, Sendable 
     var lastActivity = DispatchTime.now()
   }
 
-  private let transfers = Mutex<[Int: Transfer]>([:])
+  private let transfers = Lock<[Int: Transfer]>([:])
   private let timeout: TimeInterval
   private let maximumResponseSize: Int
   private let timerQueue = DispatchQueue(label: "Carlos.NetworkFetcher.timeouts")
