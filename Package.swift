@@ -12,7 +12,7 @@ let package = Package(
   targets: [
     .target(name: "PiedPiper"),
     .target(name: "Carlos", dependencies: ["PiedPiper"]),
-    .target(name: "CarlosTestServer"),
+    .target(name: "CarlosTestServer", dependencies: ["PiedPiper"]),
     .executableTarget(name: "Playground", dependencies: ["Carlos", "CarlosTestServer"], path: "Playground"),
     .testTarget(name: "PiedPiperTests", dependencies: ["PiedPiper"]),
     .testTarget(name: "CarlosTests", dependencies: ["Carlos", "CarlosTestServer"]),

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import PiedPiper
 
 /// A tiny HTTP/1.1 server on 127.0.0.1, for tests and Playground examples.
 ///
@@ -102,7 +102,7 @@ final class TestServerCore: Sendable {
     var listenerClosed = false
   }
 
-  let state = Mutex(State())
+  let state = Lock(State())
   let listener: Int32
   let handler: TestServer.Handler
   let threads = DispatchGroup()
