@@ -16,7 +16,7 @@ import Synchronization
 ///   `capacity` bytes together once a `set` has completed; the least recently
 ///   read or written files are removed first. Recency survives restarts through
 ///   the files' modification times (a read touches its file), with the file
-///   system's timestamp resolution.
+///   system's timestamp resolution (and 10 ms for repeated reads).
 /// - Persistence: a new level on the same folder sees the values of earlier ones,
 ///   including those of other processes.
 /// - Atomic writes: a value is written to a temporary file in the folder, then
@@ -94,7 +94,7 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     let promise = Promise<Value>()
     queue.async { [self] in
       if promise.future.isCompleted { return }
-      promise.complete(read(key.toString()))
+      read(key.toString(), into: promise)
     }
     return promise.future
   }
@@ -138,19 +138,21 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
 
   // MARK: - Reading
 
-  private func read(_ key: String) -> FutureResult<Value> {
+  /// Reads the file of `key` and completes `promise` with its value or the
+  /// reason there is none; then marks the file as recently used.
+  private func read(_ key: String, into promise: Promise<Value>) {
     let keyBytes = Array(key.utf8)
-    guard let name = fileName(for: keyBytes) else { return .error(FetchError.invalidKey) }
+    guard let name = fileName(for: keyBytes) else { return promise.fail(FetchError.invalidKey) }
     let filePath = filePath(name)
     var contents: DiskFile.Contents
     switch DiskFile.read(filePath) {
     case .success(let found):
       contents = found
     case .failure(.missing):
-      return .error(FetchError.valueNotInCache)
+      return promise.fail(FetchError.valueNotInCache)
     case .failure(.unreadable(let code)):
       Logger.log("Disk cache could not read \(filePath): \(DiskFile.describe(code))", .warning)
-      return .error(FetchError.valueNotInCache)
+      return promise.fail(FetchError.valueNotInCache)
     }
 
     let file = contents.view
@@ -161,41 +163,43 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     case .failure(let corruption):
       Logger.log("Disk cache removes corrupted file \(filePath) (\(corruption))", .warning)
       removeLater(name, ifStill: contents.identity)
-      return .error(FetchError.valueNotInCache)
+      return promise.fail(FetchError.valueNotInCache)
     }
     let sameKey = keyBytes.withUnsafeBytes { expected in
       expected.elementsEqual(UnsafeRawBufferPointer(rebasing: file[entry.key]))
     }
     // Another key with the same digest: a valid file, but not ours.
-    guard sameKey else { return .error(FetchError.valueNotInCache) }
-    let size = UInt64(file.count)
+    guard sameKey else { return promise.fail(FetchError.valueNotInCache) }
     guard entry.encoding == coder.encoding else {
       Logger.log("Disk cache removes \(filePath): stored with another encoding", .warning)
       removeLater(name, ifStill: contents.identity)
-      return .error(FetchError.invalidCachedData)
+      return promise.fail(FetchError.invalidCachedData)
     }
 
-    contents.touch()
+    let size = UInt64(file.count)
     let valueRange = entry.value
     guard let bytes = contents.takeBytes(), let base = bytes.baseAddress else {
-      return .error(FetchError.valueNotInCache)
+      return promise.fail(FetchError.valueNotInCache)
     }
-    let identity = contents.identity
-    _ = consume contents
     let offset = valueRange.lowerBound
     let payload = Data(
       bytesNoCopy: base + offset,
       count: valueRange.count,
       deallocator: .custom { pointer, _ in (pointer - offset).deallocate() }
     )
-    state.withLock { $0.index.touch(name, size: size) }
+    let value: Value
     do {
-      return .success(try coder.decode(payload))
+      value = try coder.decode(payload)
     } catch {
       Logger.log("Disk cache removes \(filePath): cannot decode \(Value.self): \(error)", .warning)
-      removeLater(name, ifStill: identity)
-      return .error(FetchError.invalidCachedData)
+      removeLater(name, ifStill: contents.identity)
+      return promise.fail(FetchError.invalidCachedData)
     }
+    state.withLock { $0.index.touch(name, size: size) }
+    promise.succeed(value)
+    // After the caller has its value: record the use on disk for later
+    // processes. The file closes when `contents` goes out of scope.
+    contents.touch(unlessNewerThan: recencyTouchInterval)
   }
 
   /// Removes the file called `name` when it is still the file that was read
@@ -370,6 +374,11 @@ extension DiskCacheLevel where Value: Codable {
     self.init(path: path, capacity: capacity, fileManager: fileManager, coder: .codable, hooks: .standard)
   }
 }
+
+/// A read touches its file (for the recency seen by later processes) only when
+/// the file's timestamp is at least this old, in nanoseconds: 10 ms. Recency
+/// across restarts has about this resolution; within a process it is exact.
+private let recencyTouchInterval: Int64 = 10_000_000
 
 /// The default folder of a ``DiskCacheLevel``: `com.carlos.default` inside the
 /// user's cache folder (`~/.cache` on Linux), or the temporary folder when there is none.

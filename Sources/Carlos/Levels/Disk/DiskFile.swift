@@ -30,12 +30,15 @@ enum DiskFile {
   struct Contents: ~Copyable {
     let descriptor: Int32
     let identity: Identity
+    /// Modification time in nanoseconds since 1970, when the file was opened.
+    let modified: Int64
     /// The file's bytes; owned by this value until ``takeBytes()`` or deinit.
     private(set) var bytes: UnsafeMutableRawBufferPointer?
 
-    init(descriptor: Int32, identity: Identity, bytes: UnsafeMutableRawBufferPointer) {
+    init(descriptor: Int32, identity: Identity, modified: Int64, bytes: UnsafeMutableRawBufferPointer) {
       self.descriptor = descriptor
       self.identity = identity
+      self.modified = modified
       self.bytes = bytes
     }
 
@@ -44,9 +47,13 @@ enum DiskFile {
       bytes.map { UnsafeRawBufferPointer($0) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
     }
 
-    /// Sets the file's access and modification times to now: the mark of a recent use.
-    func touch() {
-      _ = futimens(descriptor, nil)
+    /// Sets the file's access and modification times to now, the mark of a
+    /// recent use, unless they are less than `interval` nanoseconds old (like
+    /// `relatime`, this spares a metadata write per read of a hot file).
+    func touch(unlessNewerThan interval: Int64) {
+      if DiskFile.now() - modified >= interval {
+        _ = futimens(descriptor, nil)
+      }
     }
 
     /// Hands the bytes over to the caller, who must deallocate them.
@@ -104,7 +111,8 @@ enum DiskFile {
     }
     let identity = Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     let contents = UnsafeMutableRawBufferPointer(rebasing: bytes[0..<done])
-    return .success(Contents(descriptor: descriptor, identity: identity, bytes: contents))
+    return .success(
+      Contents(descriptor: descriptor, identity: identity, modified: modificationTime(status), bytes: contents))
   }
 
   /// Writes `prefix` followed by `body` to a new file at `temporaryPath`, then
@@ -177,17 +185,29 @@ enum DiskFile {
   static func info(_ path: String) -> Info? {
     var status = stat()
     guard path.withCString({ lstat($0, &status) }) == 0 else { return nil }
-    #if canImport(Darwin)
-      let modified = Int64(status.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(status.st_mtimespec.tv_nsec)
-    #else
-      let modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
-    #endif
+    let modified = modificationTime(status)
     return Info(
       identity: Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)),
       size: UInt64(max(0, status.st_size)),
       isRegularFile: (status.st_mode & S_IFMT) == S_IFREG,
       modified: modified
     )
+  }
+
+  /// The modification time in `status`, in nanoseconds since 1970.
+  private static func modificationTime(_ status: stat) -> Int64 {
+    #if canImport(Darwin)
+      Int64(status.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(status.st_mtimespec.tv_nsec)
+    #else
+      Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+    #endif
+  }
+
+  /// The wall-clock time in nanoseconds since 1970, as file timestamps count it.
+  static func now() -> Int64 {
+    var time = timespec()
+    clock_gettime(CLOCK_REALTIME, &time)
+    return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
   }
 
   /// Removes the file at `path`; returns whether it is gone.
