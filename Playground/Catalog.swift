@@ -11,4 +11,5 @@ let catalog: [Example] = [
   .valueTransformation,
   .conditions,
   .transformers,
+  .diskLevel,
 ]

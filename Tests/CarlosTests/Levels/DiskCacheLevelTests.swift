@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 import Carlos
@@ -617,7 +616,7 @@ struct DiskCacheLevelTests {
 
 /// A flag the tests flip to make the disk refuse writes.
 private final class RefusalSwitch: Sendable {
-  private let flag = Mutex(false)
+  private let flag = Lock(false)
   var isOn: Bool {
     get { flag.withLock { $0 } }
     set { flag.withLock { $0 = newValue } }

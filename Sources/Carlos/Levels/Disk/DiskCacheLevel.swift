@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// A persistent cache level that keeps its values in files inside one folder.
 ///
@@ -45,7 +44,7 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   private let hooks: DiskCacheHooks
   /// Reads run as ordinary blocks; writes, clears and removals as barriers.
   private let queue: DispatchQueue
-  private let state: Mutex<State>
+  private let state: Lock<State>
   /// Starts the name of every temporary file of this level: `.tmp-<pid>-<random>-`.
   private let temporaryPrefix: String
 
@@ -69,7 +68,7 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     self.coder = coder
     self.hooks = hooks
     self.queue = DispatchQueue(label: "Carlos.DiskCacheLevel", attributes: .concurrent)
-    self.state = Mutex(State())
+    self.state = Lock(State())
     let random = DiskCacheHooks.hex(withUnsafeBytes(of: UInt64.random(in: .min ... .max)) { Array($0) })
     self.temporaryPrefix = "\(DiskCacheLevelFiles.temporaryMarker)\(DiskFile.currentProcess)-\(random)-"
     do {

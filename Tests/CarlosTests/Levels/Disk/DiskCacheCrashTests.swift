@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 import Carlos
@@ -51,7 +50,7 @@ private func crashWriterURL() -> URL? {
 
 /// Lines a child prints, collected from its stdout pipe as they arrive.
 private final class LineCollector: Sendable {
-  private let state = Mutex((buffer: Data(), lines: [String]()))
+  private let state = Lock((buffer: Data(), lines: [String]()))
 
   func append(_ data: Data) {
     state.withLock { state in
