@@ -602,15 +602,28 @@ struct DiskCacheLevelTests {
     #expect(DiskCacheLevel<String, Data>(path: folder.path + "/./sub/..").path == folder.url.standardizedFileURL.path)
   }
 
-  @Test("A get cancelled before it runs ends cancelled")
+  @Test("A get cancelled before it runs ends cancelled and reads nothing")
   func cancelledGet() async throws {
     let folder = DiskTestFolder()
     defer { folder.remove() }
-    let level = DiskCacheLevel<String, Data>(path: folder.path)
-    try await level.set(Data([1]), forKey: "k").value
+    // The first write waits at the gate, holding back the operations queued after it.
+    let gate = DispatchSemaphore(value: 0)
+    let hooks = DiskCacheHooks(failWrite: { path in
+      if path.hasSuffix("-1") { gate.wait() }
+      return nil
+    })
+    let level = DiskCacheLevel<String, Data>(
+      path: folder.path, capacity: 1_000_000, fileManager: .default, coder: .data, hooks: hooks)
+    let written = level.set(Data([1]), forKey: "k")
     let future = level.get("k")
+    let skipped = level.set(Data([2]), forKey: "k")
     future.cancel()
+    skipped.cancel()
+    gate.signal()
+    try await written.value
     await #expect(throws: CancellationError.self) { try await future.value }
+    await #expect(throws: CancellationError.self) { try await skipped.value }
+    #expect(try await level.get("k").value == Data([1]))
   }
 }
 

@@ -77,8 +77,11 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
       Logger.log("Disk cache folder \(self.path) is not usable yet: \(error)", .warning)
     }
     // Learn what earlier levels left in the folder. Reads may run meanwhile;
-    // writes and clears are barriers, so they wait for the scan.
+    // writes and clears are barriers, so they wait for the scan. A folder left
+    // over capacity (a smaller capacity, or a writer killed between its rename
+    // and its evictions) is trimmed before anything else is written.
     queue.async { [self] in loadIndex() }
+    queue.async(flags: .barrier) { [self] in evictToCapacity(keeping: nil) }
   }
 
   // MARK: - CacheLevel
@@ -251,10 +254,18 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
       )
     }
 
+    state.withLock { $0.index.touch(name, size: size) }
+    evictToCapacity(keeping: name)
+  }
+
+  /// Removes the least recently used files, except `kept`, until the level
+  /// fits its capacity. Runs only in barriers, so no read races the removals.
+  private func evictToCapacity(keeping kept: String?) {
     let victims: [String] = state.withLock { state in
-      state.index.touch(name, size: size)
       var victims: [String] = []
-      while state.index.totalBytes > capacity, let victim = state.index.leastRecentlyUsed(excluding: name) {
+      while state.index.totalBytes > capacity,
+        let victim = state.index.leastRecentlyUsed(excluding: kept ?? "")
+      {
         state.index.remove(victim)
         victims.append(victim)
       }
