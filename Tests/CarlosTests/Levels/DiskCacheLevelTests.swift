@@ -488,6 +488,8 @@ struct DiskCacheLevelTests {
     let level = DiskCacheLevel<String, Data>(path: folder.path)
     let foreign = folder.child("keep-me.txt")
     try Data("mine".utf8).write(to: URL(fileURLWithPath: foreign))
+    let inFlight = folder.child(".tmp-\(getpid())-other-level-1")  // another live writer's file
+    try Data("partial".utf8).write(to: URL(fileURLWithPath: inFlight))
     for index in 0..<5 {
       try await level.set(Data([UInt8(index)]), forKey: "k\(index)").value
     }
@@ -496,6 +498,7 @@ struct DiskCacheLevelTests {
     #expect(DiskTestFolder.cacheFiles(in: folder.path).isEmpty)
     #expect(level.indexedBytes() == 0)
     #expect(FileManager.default.fileExists(atPath: foreign))
+    #expect(FileManager.default.fileExists(atPath: inFlight))
     try await level.set(Data([9]), forKey: "after").value
     #expect(try await level.get("after").value == Data([9]))
   }

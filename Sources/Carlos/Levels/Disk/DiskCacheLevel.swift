@@ -4,32 +4,40 @@ import Foundation
 /// A persistent cache level that keeps its values in files inside one folder.
 ///
 /// - Values: `Data` is stored byte for byte; any other `Codable` value is stored
-///   as JSON.
+///   as JSON. A file written with another encoding, or that does not decode as
+///   `Value`, fails the get with ``FetchError/invalidCachedData`` and is removed.
 /// - Keys never become paths: each file is named after the SHA-256 digest of the
 ///   key, and the full key is stored in the file and checked on every read, so a
 ///   digest collision can never return another key's value (the later key simply
 ///   replaces the earlier one). Any key, however hostile (`../../etc/passwd`, an
 ///   absolute path, empty, huge, emoji), stays inside the folder. Keys are
-///   compared by their exact UTF-8 bytes.
+///   compared by their exact UTF-8 bytes: `"é"` precomposed and decomposed are
+///   two keys here, although Swift calls the strings equal.
 /// - Capacity: the files (header and key included) never take more than
 ///   `capacity` bytes together once a `set` has completed; the least recently
-///   read or written files are removed first. Recency survives restarts through
-///   the files' modification times (a read touches its file), with the file
-///   system's timestamp resolution (and 10 ms for repeated reads).
+///   read or written files are removed first, and a folder found over capacity
+///   is trimmed when a level opens it. Recency survives restarts through the
+///   files' modification times (a read touches its file just after answering),
+///   with the file system's timestamp resolution and 10 ms for repeated reads.
 /// - Persistence: a new level on the same folder sees the values of earlier ones,
-///   including those of other processes.
+///   including those of other processes. Each level counts only the files it
+///   knows of (those it found when opening the folder, wrote or read).
 /// - Atomic writes: a value is written to a temporary file in the folder, then
 ///   renamed over the old file, so a crash leaves the old value or the new one,
-///   never a mix. Files carry a checksum: a torn, truncated or garbled file is a
-///   miss and is removed. Writes are not `fsync`ed: after a power loss (not a
-///   process crash) a recent value may be missing, but never wrong.
+///   never a mix; temporary files of crashed processes are removed when a level
+///   opens the folder. Files carry a checksum: a torn, truncated or garbled file
+///   is a miss and is removed. Writes are not `fsync`ed, to keep `set` as fast
+///   as a plain write and rename: a process crash loses nothing that was
+///   written, but after a power loss a recent value may be missing (never wrong).
 /// - Threads: every operation runs on the level's own queue, never on the
-///   caller's thread; futures complete on that queue. Reads run concurrently;
-///   writes, clears and removals run one at a time and in the order they were
-///   asked for, so a `get` issued after a `set` or `clear` sees its effect.
+///   caller's thread; futures complete (and their callbacks run) on that queue.
+///   Reads run concurrently; writes, clears and removals run one at a time and
+///   in the order they were asked for, so a `get` issued after a `set` or
+///   `clear` sees its effect.
 ///
-/// The `FileManager` given to the initializer (it is `Sendable`) only creates
-/// and lists the folder; reads and writes use POSIX calls directly.
+/// The `FileManager` given to the initializer is `Sendable` (on Linux too) and
+/// is kept as is; it only creates and lists the folder, while reads and writes
+/// use POSIX calls directly.
 public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Sendable>: CacheLevel {
   public typealias KeyType = Key
   public typealias OutputType = Value
@@ -123,12 +131,20 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   }
 
   /// Removes every file of the level from its folder (other files are left
-  /// alone). Finishes asynchronously; operations asked for afterwards see an empty level.
+  /// alone, and so are the temporary files of writes other processes have in
+  /// flight). Finishes asynchronously; operations asked for afterwards see an empty level.
   public func clear() {
     queue.async(flags: .barrier) { [self] in
       let names = (try? fileManager.contentsOfDirectory(atPath: path)) ?? []
-      for name in names where DiskCacheLevelFiles.isCacheFile(name) || DiskCacheLevelFiles.isTemporaryFile(name) {
-        DiskFile.removeItem(filePath(name))
+      let now = DiskFile.now()
+      for name in names {
+        if DiskCacheLevelFiles.isCacheFile(name) {
+          DiskFile.removeItem(filePath(name))
+        } else if DiskCacheLevelFiles.isTemporaryFile(name), let info = DiskFile.info(filePath(name)),
+          name.hasPrefix(temporaryPrefix) || DiskCacheLevelFiles.isAbandoned(name, modified: info.modified, now: now)
+        {
+          DiskFile.removeItem(filePath(name))
+        }
       }
       state.withLock { $0.index.removeAll() }
     }
@@ -309,7 +325,7 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   private func loadIndex() {
     let names = (try? fileManager.contentsOfDirectory(atPath: path)) ?? []
     var found: [(name: String, size: UInt64, modified: Int64)] = []
-    let now = Int64(Date().timeIntervalSince1970 * 1_000_000_000)
+    let now = DiskFile.now()
     for name in names {
       if DiskCacheLevelFiles.isCacheFile(name) {
         guard let info = DiskFile.info(filePath(name)), info.isRegularFile else { continue }
