@@ -52,15 +52,9 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   private let hooks: DiskCacheHooks
   /// Reads run as ordinary blocks; writes, clears and removals as barriers.
   private let queue: DispatchQueue
-  private let state: Lock<State>
+  private let state: Lock<DiskCacheLevelState>
   /// Starts the name of every temporary file of this level: `.tmp-<pid>-<random>-`.
   private let temporaryPrefix: String
-
-  private struct State: Sendable {
-    var index = DiskCacheIndex()
-    var directoryReady = false
-    var writeCount: UInt64 = 0
-  }
 
   /// Creates a level on the folder at `path` with an explicit value coder and hooks.
   package init(
@@ -76,7 +70,7 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     self.coder = coder
     self.hooks = hooks
     self.queue = DispatchQueue(label: "Carlos.DiskCacheLevel", attributes: .concurrent)
-    self.state = Lock(State())
+    self.state = Lock(DiskCacheLevelState())
     let random = DiskCacheHooks.hex(withUnsafeBytes(of: UInt64.random(in: .min ... .max)) { Array($0) })
     self.temporaryPrefix = "\(DiskCacheLevelFiles.temporaryMarker)\(DiskFile.currentProcess)-\(random)-"
     do {
@@ -399,6 +393,14 @@ extension DiskCacheLevel where Value: Codable {
   ) {
     self.init(path: path, capacity: capacity, fileManager: fileManager, coder: .codable, hooks: .standard)
   }
+}
+
+/// What a ``DiskCacheLevel`` keeps in memory, behind its lock. (Not nested in
+/// the generic class, so that using it needs no generic metadata lookup.)
+private struct DiskCacheLevelState: Sendable {
+  var index = DiskCacheIndex()
+  var directoryReady = false
+  var writeCount: UInt64 = 0
 }
 
 /// A read touches its file (for the recency seen by later processes) only when
