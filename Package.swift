@@ -15,7 +15,8 @@ let package = Package(
     .target(name: "CarlosTestServer", dependencies: ["PiedPiper"]),
     .executableTarget(name: "Playground", dependencies: ["Carlos", "CarlosTestServer"], path: "Playground"),
     .testTarget(name: "PiedPiperTests", dependencies: ["PiedPiper"]),
-    .testTarget(name: "CarlosTests", dependencies: ["Carlos", "CarlosTestServer"]),
+    .executableTarget(name: "DiskCrashWriter", dependencies: ["Carlos"], path: "Tests/Support/DiskCrashWriter"),
+    .testTarget(name: "CarlosTests", dependencies: ["Carlos", "CarlosTestServer", "DiskCrashWriter"]),
   ],
   swiftLanguageModes: [.v6]
 )
