@@ -741,7 +741,7 @@ struct DiskCacheLevelTests {
   func getsRacingEvictions() async throws {
     let folder = DiskTestFolder()
     defer { folder.remove() }
-    let valueBytes = 32_000
+    let valueBytes = 16_000
     let capacity = diskTestFileSize(key: "key-00", valueBytes: valueBytes) * 6
     let level = DiskCacheLevel<String, Data>(path: folder.path, capacity: capacity)
     let keys = (0..<12).map { String(format: "key-%02d", $0) }
@@ -757,7 +757,7 @@ struct DiskCacheLevelTests {
         }
         for reader in 0..<2 {
           group.addTask {
-            for step in 0..<1_000 {
+            for step in 0..<500 {
               let index = (step * 5 + reader * 7) % keys.count
               if let value = level.get(keys[index]).result?.value {
                 #expect(value == diskTestBytes(valueBytes, seed: UInt64(index)))
