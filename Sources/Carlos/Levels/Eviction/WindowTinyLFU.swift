@@ -1,0 +1,386 @@
+/// The eviction policy of ``MemoryCacheLevel``: W-TinyLFU (as in Caffeine), with
+/// plain LRU as a degenerate configuration.
+///
+/// Entries are identified by slot index; the policy keeps their links, costs and
+/// hash values and tells its owner which slots to drop. All costs are in the
+/// cache's cost units, so regions are sized by cost, not by count.
+///
+/// - New entries enter the **window**, an LRU list (1 % of the capacity at first).
+/// - Entries pushed out of the window become *candidates* for the **main** area,
+///   an SLRU: a **probation** segment, and a **protected** segment (80 % of main)
+///   for entries used again while in main.
+/// - When the cache is over capacity, each candidate is compared with the
+///   probation segment's least recently used entry (the *victim*): the one with
+///   the lower estimated frequency (``FrequencySketch``) is evicted; a tie evicts
+///   the candidate. A candidate that is already warm (frequency above 5) wins a
+///   tie with probability 1/128, so an attacker cannot pin the victim by
+///   flooding hash collisions.
+/// - In adaptive mode, a ``HillClimber`` moves capacity between window and main.
+/// - In LRU mode the whole capacity is the window, there is no main area and no
+///   frequency sketch: the window's least recently used entry is evicted.
+///
+/// The entry being stored (`pinned`) is never evicted by the store that added it.
+@usableFromInline
+struct WindowTinyLFU: Sendable {
+  /// How the window is sized.
+  @usableFromInline
+  enum Mode: Sendable {
+    case lru, fixedWindow, adaptiveWindow
+  }
+
+  /// The most entries moved between regions by one window adjustment (the rest
+  /// is moved by later stores), so a single operation stays cheap.
+  @usableFromInline static let transferLimit = 1_000
+  /// A candidate at least this frequent may, rarely, win a frequency tie.
+  @usableFromInline static let warmFrequency = 6
+
+  @usableFromInline let mode: Mode
+  /// The total cost the cache may hold.
+  @usableFromInline let capacity: Int
+  /// Links and bookkeeping of every slot (free slots hold stale data).
+  @usableFromInline var nodes: ContiguousArray<AccessOrderNode> = []
+  @usableFromInline var window = AccessOrderList()
+  @usableFromInline var probation = AccessOrderList()
+  @usableFromInline var protected = AccessOrderList()
+  /// The cost the window may hold before it pushes entries out to main.
+  @usableFromInline var windowMaximum: Int
+  /// The cost the protected segment may hold before it demotes entries to probation.
+  @usableFromInline var protectedMaximum: Int
+  @usableFromInline var sketch = FrequencySketch()
+  @usableFromInline var climber: HillClimber
+  /// The window change (in cost units) decided by the climber and not yet done.
+  @usableFromInline var pendingAdjustment = 0
+  @usableFromInline var random: SplitMix64
+
+  /// Creates an empty policy for `capacity` cost units.
+  @inlinable
+  init(capacity: Int, mode: Mode, random: SplitMix64) {
+    self.mode = mode
+    self.capacity = capacity
+    self.random = random
+    climber = HillClimber(capacity: capacity)
+    switch mode {
+    case .lru:
+      windowMaximum = capacity
+      protectedMaximum = 0
+    case .fixedWindow, .adaptiveWindow:
+      windowMaximum = capacity - Int(0.99 * Double(capacity))
+      protectedMaximum = Int(0.8 * Double(capacity - windowMaximum))
+    }
+  }
+
+  /// The sum of the costs of all entries.
+  @inlinable
+  var totalCost: Int { window.cost + probation.cost + protected.cost }
+
+  /// The number of entries.
+  @inlinable
+  var count: Int { window.count + probation.count + protected.count }
+
+  // MARK: Recording uses
+
+  /// Records a read of entry `slot`.
+  @inlinable
+  mutating func recordHit(_ slot: Int) {
+    if mode == .lru {
+      window.moveToBack(slot, &nodes)
+      return
+    }
+    climber.recordHit()
+    sketch.increment(nodes[slot].hash)
+    touch(slot)
+  }
+
+  /// Records a read of a key the cache does not hold.
+  @inlinable
+  mutating func recordMiss() {
+    if mode == .lru { return }
+    climber.recordMiss()
+  }
+
+  /// Moves entry `slot` to the most recently used end of its region, promoting it
+  /// from probation to protected.
+  @inlinable
+  mutating func touch(_ slot: Int) {
+    switch nodes[slot].region {
+    case .window:
+      window.moveToBack(slot, &nodes)
+    case .protected:
+      protected.moveToBack(slot, &nodes)
+    case .probation:
+      if nodes[slot].cost > protectedMaximum {
+        probation.moveToBack(slot, &nodes)
+        return
+      }
+      probation.remove(slot, &nodes)
+      nodes[slot].region = .protected
+      protected.append(slot, &nodes)
+      demoteProtectedOverflow()
+    }
+  }
+
+  /// Moves the least recently used protected entries to probation while the
+  /// protected segment is over its maximum.
+  @inlinable
+  mutating func demoteProtectedOverflow() {
+    var moved = 0
+    while protected.cost > protectedMaximum && moved < Self.transferLimit {
+      let demoted = protected.head
+      if demoted < 0 { break }
+      protected.remove(demoted, &nodes)
+      nodes[demoted].region = .probation
+      probation.append(demoted, &nodes)
+      moved += 1
+    }
+  }
+
+  // MARK: Adding, updating, removing
+
+  /// Adds a new entry in `slot` (a free slot, or `nodes.count`) at the most
+  /// recently used end of the window.
+  @inlinable
+  mutating func insert(_ slot: Int, cost: Int, hash: UInt64) {
+    let node = AccessOrderNode(cost: cost, hash: hash, region: .window)
+    if slot == nodes.count {
+      nodes.append(node)
+    } else {
+      nodes[slot] = node
+    }
+    window.append(slot, &nodes)
+    if mode != .lru {
+      sketch.ensureCapacity(count)
+      sketch.increment(hash)
+    }
+  }
+
+  /// Records a new value, of cost `cost`, stored in entry `slot`.
+  @inlinable
+  mutating func update(_ slot: Int, cost: Int) {
+    let delta = cost - nodes[slot].cost
+    nodes[slot].cost = cost
+    switch nodes[slot].region {
+    case .window: window.cost += delta
+    case .probation: probation.cost += delta
+    case .protected: protected.cost += delta
+    }
+    if mode == .lru {
+      window.moveToBack(slot, &nodes)
+      return
+    }
+    sketch.increment(nodes[slot].hash)
+    touch(slot)
+  }
+
+  /// Removes entry `slot` from the policy.
+  @inlinable
+  mutating func remove(_ slot: Int) {
+    switch nodes[slot].region {
+    case .window: window.remove(slot, &nodes)
+    case .probation: probation.remove(slot, &nodes)
+    case .protected: protected.remove(slot, &nodes)
+    }
+  }
+
+  /// Forgets every entry and every count, keeping the configuration.
+  @inlinable
+  mutating func removeAll() {
+    self = WindowTinyLFU(capacity: capacity, mode: mode, random: random)
+  }
+
+  // MARK: Eviction
+
+  /// Evicts entries until the total cost fits the capacity, never evicting
+  /// `pinned`; appends the evicted slots to `evicted`. Then lets the window adapt.
+  ///
+  /// `pinned` alone must fit the capacity.
+  @inlinable
+  mutating func evict(pinned: Int, into evicted: inout [Int]) {
+    if mode == .lru {
+      evictLeastRecentlyUsed(pinned: pinned, into: &evicted)
+      return
+    }
+    let firstCandidate = moveWindowOverflowToProbation(pinned: pinned)
+    evictFromMain(firstCandidate: firstCandidate, pinned: pinned, into: &evicted)
+    if mode == .adaptiveWindow { adaptWindow() }
+  }
+
+  /// LRU mode: evicts the window's least recently used entries.
+  @inlinable
+  mutating func evictLeastRecentlyUsed(pinned: Int, into evicted: inout [Int]) {
+    while totalCost > capacity {
+      var victim = window.head
+      if victim == pinned { victim = nodes[victim].next }
+      if victim < 0 { return }
+      window.remove(victim, &nodes)
+      evicted.append(victim)
+    }
+  }
+
+  /// Moves the window's least recently used entries to the probation segment
+  /// while the window is over its maximum; returns the first one moved, or -1.
+  @inlinable
+  mutating func moveWindowOverflowToProbation(pinned: Int) -> Int {
+    var first = -1
+    var node = window.head
+    while window.cost > windowMaximum && node >= 0 {
+      let next = nodes[node].next
+      if node != pinned {
+        window.remove(node, &nodes)
+        nodes[node].region = .probation
+        probation.append(node, &nodes)
+        if first < 0 { first = node }
+      }
+      node = next
+    }
+    return first
+  }
+
+  /// Evicts until the total cost fits: candidates (from `firstCandidate` on in
+  /// probation, then the window's entries) duel the probation victims; when one
+  /// side runs out, the other is evicted in order; when both do, victims are taken
+  /// from protected, then from the window.
+  @inlinable
+  mutating func evictFromMain(firstCandidate: Int, pinned: Int, into evicted: inout [Int]) {
+    var candidate = firstCandidate
+    var candidatesFromWindow = false
+    var victim = probation.head
+    var victimRegion = CacheRegion.probation
+    while totalCost > capacity {
+      if candidate == pinned { candidate = nodes[candidate].next }
+      if victim == pinned { victim = nodes[victim].next }
+      if candidate < 0 && !candidatesFromWindow {
+        candidatesFromWindow = true
+        candidate = window.head
+        continue
+      }
+      if candidate < 0 && victim < 0 {
+        switch victimRegion {
+        case .probation:
+          victimRegion = .protected
+          victim = protected.head
+          continue
+        case .protected:
+          victimRegion = .window
+          victim = window.head
+          continue
+        case .window:
+          return  // only `pinned` is left
+        }
+      }
+      if victim < 0 {
+        let evictee = candidate
+        candidate = nodes[evictee].next
+        evictEntry(evictee, into: &evicted)
+        continue
+      }
+      if candidate < 0 {
+        let evictee = victim
+        victim = nodes[evictee].next
+        evictEntry(evictee, into: &evicted)
+        continue
+      }
+      if candidate == victim {
+        victim = nodes[victim].next
+        evictEntry(candidate, into: &evicted)
+        candidate = -1
+        continue
+      }
+      if admit(candidate: nodes[candidate].hash, victim: nodes[victim].hash) {
+        let evictee = victim
+        victim = nodes[evictee].next
+        candidate = nodes[candidate].next
+        evictEntry(evictee, into: &evicted)
+      } else {
+        let evictee = candidate
+        candidate = nodes[evictee].next
+        evictEntry(evictee, into: &evicted)
+      }
+    }
+  }
+
+  /// Whether the candidate should replace the victim in main.
+  @inlinable
+  mutating func admit(candidate: UInt64, victim: UInt64) -> Bool {
+    let victimFrequency = sketch.frequency(victim)
+    let candidateFrequency = sketch.frequency(candidate)
+    if candidateFrequency > victimFrequency { return true }
+    if candidateFrequency < Self.warmFrequency { return false }
+    return random.next() & 127 == 0
+  }
+
+  /// Removes entry `slot` from its region and reports it as evicted.
+  @inlinable
+  mutating func evictEntry(_ slot: Int, into evicted: inout [Int]) {
+    remove(slot)
+    evicted.append(slot)
+  }
+
+  // MARK: Adaptation
+
+  /// Ends the climber's sample period when it is complete, and moves capacity
+  /// between window and main as decided.
+  @inlinable
+  mutating func adaptWindow() {
+    if let amount = climber.adjustment(sampleSize: sketch.sampleSize) {
+      pendingAdjustment = amount
+    }
+    if pendingAdjustment > 0 {
+      growWindow()
+    } else if pendingAdjustment < 0 {
+      shrinkWindow()
+    }
+  }
+
+  /// Gives up to `pendingAdjustment` of protected's capacity to the window, and
+  /// moves main's least recently used entries into the window to fill it.
+  @inlinable
+  mutating func growWindow() {
+    guard protectedMaximum > 0 else {
+      pendingAdjustment = 0
+      return
+    }
+    var quota = Swift.min(pendingAdjustment, protectedMaximum)
+    protectedMaximum -= quota
+    windowMaximum += quota
+    demoteProtectedOverflow()
+    for _ in 0..<Self.transferLimit {
+      var moved = probation.head
+      if moved < 0 || quota < nodes[moved].cost {
+        moved = protected.head
+      }
+      if moved < 0 || quota < nodes[moved].cost { break }
+      quota -= nodes[moved].cost
+      remove(moved)
+      nodes[moved].region = .window
+      window.append(moved, &nodes)
+    }
+    // What could not be filled now is handed back, and retried at the next store.
+    protectedMaximum += quota
+    windowMaximum -= quota
+    pendingAdjustment = quota
+  }
+
+  /// Gives up to `-pendingAdjustment` of the window's capacity to main, and
+  /// moves the window's least recently used entries to probation accordingly.
+  @inlinable
+  mutating func shrinkWindow() {
+    guard windowMaximum > 1 else {
+      pendingAdjustment = 0
+      return
+    }
+    var quota = Swift.min(-pendingAdjustment, windowMaximum - 1)
+    protectedMaximum += quota
+    windowMaximum -= quota
+    for _ in 0..<Self.transferLimit {
+      let moved = window.head
+      if moved < 0 || quota < nodes[moved].cost { break }
+      quota -= nodes[moved].cost
+      window.remove(moved, &nodes)
+      nodes[moved].region = .probation
+      probation.append(moved, &nodes)
+    }
+    protectedMaximum -= quota
+    windowMaximum += quota
+    pendingAdjustment = -quota
+  }
+}
