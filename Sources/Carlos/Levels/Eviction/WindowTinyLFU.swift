@@ -2,22 +2,23 @@
 /// plain LRU as a degenerate configuration.
 ///
 /// Entries are identified by slot index; the policy keeps their links, costs and
-/// hash values and tells its owner which slots to drop. All costs are in the
+/// hash values and tells its owner which slots to drop. All sizes are in the
 /// cache's cost units, so regions are sized by cost, not by count.
 ///
 /// - New entries enter the **window**, an LRU list (1 % of the capacity at first).
 /// - Entries pushed out of the window become *candidates* for the **main** area,
 ///   an SLRU: a **probation** segment, and a **protected** segment (80 % of main)
 ///   for entries used again while in main.
-/// - When the cache is over capacity, each candidate is compared with the
-///   probation segment's least recently used entry (the *victim*): the one with
-///   the lower estimated frequency (``FrequencySketch``) is evicted; a tie evicts
-///   the candidate. A candidate that is already warm (frequency above 5) wins a
-///   tie with probability 1/128, so an attacker cannot pin the victim by
-///   flooding hash collisions.
-/// - In adaptive mode, a ``HillClimber`` moves capacity between window and main.
-/// - In LRU mode the whole capacity is the window, there is no main area and no
-///   frequency sketch: the window's least recently used entry is evicted.
+/// - When the cache is over capacity, each candidate duels the probation
+///   segment's least recently used entry (the *victim*): the one with the lower
+///   estimated frequency (``FrequencySketch``) is evicted; a tie evicts the
+///   candidate. A candidate that is already warm (frequency above 5) wins a tie
+///   with probability 1/128, so an attacker cannot pin a victim in place by
+///   flooding the sketch with colliding keys.
+/// - In adaptive mode a ``HillClimber`` moves capacity between window and main,
+///   from 0 to 100 % of the capacity for the window (at 100 % the policy is LRU).
+/// - In LRU mode the whole capacity is the window; there is no main area, no
+///   frequency sketch and no adaptation.
 ///
 /// The entry being stored (`pinned`) is never evicted by the store that added it.
 @usableFromInline
@@ -28,11 +29,15 @@ struct WindowTinyLFU: Sendable {
     case lru, fixedWindow, adaptiveWindow
   }
 
-  /// The most entries moved between regions by one window adjustment (the rest
-  /// is moved by later stores), so a single operation stays cheap.
+  /// The most entries moved between regions by one window change, so a single
+  /// operation stays cheap (a larger change completes as entries flow).
   @usableFromInline static let transferLimit = 1_000
   /// A candidate at least this frequent may, rarely, win a frequency tie.
   @usableFromInline static let warmFrequency = 6
+  /// The window's initial share of the capacity.
+  @usableFromInline static let initialWindowShare = 0.01
+  /// The protected segment's share of the main area.
+  @usableFromInline static let protectedShare = 0.8
 
   @usableFromInline let mode: Mode
   /// The total cost the cache may hold.
@@ -48,8 +53,10 @@ struct WindowTinyLFU: Sendable {
   @usableFromInline var protectedMaximum: Int
   @usableFromInline var sketch = FrequencySketch()
   @usableFromInline var climber: HillClimber
-  /// The window change (in cost units) decided by the climber and not yet done.
-  @usableFromInline var pendingAdjustment = 0
+  /// Candidates recently refused admission (or dropped from the window).
+  @usableFromInline var rejected = GhostKeys()
+  /// Victims recently evicted from main.
+  @usableFromInline var evictedFromMain = GhostKeys()
   @usableFromInline var random: SplitMix64
 
   /// Creates an empty policy for `capacity` cost units.
@@ -64,8 +71,8 @@ struct WindowTinyLFU: Sendable {
       windowMaximum = capacity
       protectedMaximum = 0
     case .fixedWindow, .adaptiveWindow:
-      windowMaximum = capacity - Int(0.99 * Double(capacity))
-      protectedMaximum = Int(0.8 * Double(capacity - windowMaximum))
+      windowMaximum = capacity - Int((1 - Self.initialWindowShare) * Double(capacity))
+      protectedMaximum = Int(Self.protectedShare * Double(capacity - windowMaximum))
     }
   }
 
@@ -147,9 +154,12 @@ struct WindowTinyLFU: Sendable {
       nodes[slot] = node
     }
     window.append(slot, &nodes)
-    if mode != .lru {
-      sketch.ensureCapacity(count)
-      sketch.increment(hash)
+    if mode == .lru { return }
+    sketch.ensureCapacity(count)
+    sketch.increment(hash)
+    if mode == .adaptiveWindow {
+      if rejected.contains(hash) { climber.windowGains += 1 }
+      if evictedFromMain.contains(hash) { climber.mainGains += 1 }
     }
   }
 
@@ -201,7 +211,7 @@ struct WindowTinyLFU: Sendable {
     }
     let firstCandidate = moveWindowOverflowToProbation(pinned: pinned)
     evictFromMain(firstCandidate: firstCandidate, pinned: pinned, into: &evicted)
-    if mode == .adaptiveWindow { adaptWindow() }
+    if mode == .adaptiveWindow { adaptWindow(evicted: !evicted.isEmpty) }
   }
 
   /// LRU mode: evicts the window's least recently used entries.
@@ -222,13 +232,15 @@ struct WindowTinyLFU: Sendable {
   mutating func moveWindowOverflowToProbation(pinned: Int) -> Int {
     var first = -1
     var node = window.head
-    while window.cost > windowMaximum && node >= 0 {
+    var moved = 0
+    while window.cost > windowMaximum && node >= 0 && moved < Self.transferLimit {
       let next = nodes[node].next
       if node != pinned {
         window.remove(node, &nodes)
         nodes[node].region = .probation
         probation.append(node, &nodes)
         if first < 0 { first = node }
+        moved += 1
       }
       node = next
     }
@@ -270,30 +282,24 @@ struct WindowTinyLFU: Sendable {
       if victim < 0 {
         let evictee = candidate
         candidate = nodes[evictee].next
-        evictEntry(evictee, into: &evicted)
-        continue
-      }
-      if candidate < 0 {
+        evictEntry(evictee, rejected: true, into: &evicted)
+      } else if candidate < 0 {
         let evictee = victim
         victim = nodes[evictee].next
-        evictEntry(evictee, into: &evicted)
-        continue
-      }
-      if candidate == victim {
+        evictEntry(evictee, rejected: victimRegion == .window, into: &evicted)
+      } else if candidate == victim {
         victim = nodes[victim].next
-        evictEntry(candidate, into: &evicted)
+        evictEntry(candidate, rejected: true, into: &evicted)
         candidate = -1
-        continue
-      }
-      if admit(candidate: nodes[candidate].hash, victim: nodes[victim].hash) {
+      } else if admit(candidate: nodes[candidate].hash, victim: nodes[victim].hash) {
         let evictee = victim
         victim = nodes[evictee].next
         candidate = nodes[candidate].next
-        evictEntry(evictee, into: &evicted)
+        evictEntry(evictee, rejected: false, into: &evicted)
       } else {
         let evictee = candidate
         candidate = nodes[evictee].next
-        evictEntry(evictee, into: &evicted)
+        evictEntry(evictee, rejected: true, into: &evicted)
       }
     }
   }
@@ -308,79 +314,59 @@ struct WindowTinyLFU: Sendable {
     return random.next() & 127 == 0
   }
 
-  /// Removes entry `slot` from its region and reports it as evicted.
+  /// Removes entry `slot` from its region, reports it as evicted, and (adaptive
+  /// mode) remembers it as a ghost: `rejected` for the window side, otherwise main.
   @inlinable
-  mutating func evictEntry(_ slot: Int, into evicted: inout [Int]) {
+  mutating func evictEntry(_ slot: Int, rejected isRejected: Bool, into evicted: inout [Int]) {
     remove(slot)
     evicted.append(slot)
+    guard mode == .adaptiveWindow else { return }
+    if isRejected {
+      rejected.add(nodes[slot].hash)
+    } else {
+      evictedFromMain.add(nodes[slot].hash)
+    }
   }
 
   // MARK: Adaptation
 
-  /// Ends the climber's sample period when it is complete, and moves capacity
-  /// between window and main as decided.
+  /// Starts the climber once the cache is full; at the end of each of its
+  /// periods, resizes the window as it decides.
   @inlinable
-  mutating func adaptWindow() {
-    if let amount = climber.adjustment(sampleSize: sketch.sampleSize) {
-      pendingAdjustment = amount
+  mutating func adaptWindow(evicted: Bool) {
+    if !climber.started {
+      guard evicted else { return }
+      climber.start()
     }
-    if pendingAdjustment > 0 {
-      growWindow()
-    } else if pendingAdjustment < 0 {
-      shrinkWindow()
-    }
+    let entries = sketch.sizedFor
+    guard let change = climber.adjustment(
+      entries: entries, averageCost: Double(totalCost) / Double(Swift.max(1, count)))
+    else { return }
+    // Ghosts cover the last half-cache worth of dropped keys.
+    rejected.resize(limit: entries / 2)
+    evictedFromMain.resize(limit: entries / 2)
+    if change != 0 { resizeWindow(to: windowMaximum + change) }
   }
 
-  /// Gives up to `pendingAdjustment` of protected's capacity to the window, and
-  /// moves main's least recently used entries into the window to fill it.
+  /// Sets the window's maximum to `newMaximum` (clamped to 0 ... capacity) and
+  /// gives the rest to main (80 % of it protected). A larger window takes main's
+  /// least recently used entries at once; a smaller one keeps its entries until
+  /// the next stores push the overflow out as candidates, which must win
+  /// admission to stay.
   @inlinable
-  mutating func growWindow() {
-    guard protectedMaximum > 0 else {
-      pendingAdjustment = 0
-      return
+  mutating func resizeWindow(to newMaximum: Int) {
+    windowMaximum = Swift.min(Swift.max(0, newMaximum), capacity)
+    protectedMaximum = Int(Self.protectedShare * Double(capacity - windowMaximum))
+    var moved = 0
+    while moved < Self.transferLimit {
+      var entry = probation.head
+      if entry < 0 { entry = protected.head }
+      if entry < 0 || window.cost + nodes[entry].cost > windowMaximum { break }
+      remove(entry)
+      nodes[entry].region = .window
+      window.append(entry, &nodes)
+      moved += 1
     }
-    var quota = Swift.min(pendingAdjustment, protectedMaximum)
-    protectedMaximum -= quota
-    windowMaximum += quota
     demoteProtectedOverflow()
-    for _ in 0..<Self.transferLimit {
-      var moved = probation.head
-      if moved < 0 || quota < nodes[moved].cost {
-        moved = protected.head
-      }
-      if moved < 0 || quota < nodes[moved].cost { break }
-      quota -= nodes[moved].cost
-      remove(moved)
-      nodes[moved].region = .window
-      window.append(moved, &nodes)
-    }
-    // What could not be filled now is handed back, and retried at the next store.
-    protectedMaximum += quota
-    windowMaximum -= quota
-    pendingAdjustment = quota
-  }
-
-  /// Gives up to `-pendingAdjustment` of the window's capacity to main, and
-  /// moves the window's least recently used entries to probation accordingly.
-  @inlinable
-  mutating func shrinkWindow() {
-    guard windowMaximum > 1 else {
-      pendingAdjustment = 0
-      return
-    }
-    var quota = Swift.min(-pendingAdjustment, windowMaximum - 1)
-    protectedMaximum += quota
-    windowMaximum -= quota
-    for _ in 0..<Self.transferLimit {
-      let moved = window.head
-      if moved < 0 || quota < nodes[moved].cost { break }
-      quota -= nodes[moved].cost
-      window.remove(moved, &nodes)
-      nodes[moved].region = .probation
-      probation.append(moved, &nodes)
-    }
-    protectedMaximum -= quota
-    windowMaximum += quota
-    pendingAdjustment = -quota
   }
 }
