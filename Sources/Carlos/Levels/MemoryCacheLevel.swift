@@ -66,9 +66,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   /// fails with ``FetchError/valueNotInCache``.
   @inlinable
   public func get(_ key: Key) -> Future<Value> {
-    let value = table.withLock { table in table.value(for: key) }
-    guard let value else { return missFuture }
-    return Future(value)
+    table.withLock { table in table.future(for: key) } ?? missFuture
   }
 
   /// Stores `value` under `key`, evicting other values if needed so the total

@@ -1,15 +1,25 @@
 /// The state of a ``MemoryCacheLevel``, guarded by its lock: the entries, stored
 /// in slots found through a dictionary, and the eviction policy that orders them.
 ///
-/// Free slots are reused, so steady-state operation allocates nothing.
+/// Free slots are reused, so steady-state operation allocates nothing. The first
+/// read of a stored value wraps it in a completed ``Future``, which is kept in
+/// place of the value and returned by every later read: a completed future can
+/// never change, so sharing it is safe, and hits then allocate nothing.
 @usableFromInline
-struct EntryTable<Key: Hashable, Value> {
+struct EntryTable<Key: Hashable, Value: Sendable> {
+  /// A stored value, as stored or already wrapped for readers.
+  @usableFromInline
+  enum Stored {
+    case value(Value)
+    case future(Future<Value>)
+  }
+
   /// The slot of every stored key.
   @usableFromInline var index: [Key: Int] = [:]
   /// The key in each slot (`nil` for a free slot).
   @usableFromInline var keys: ContiguousArray<Key?> = []
   /// The value in each slot (`nil` for a free slot).
-  @usableFromInline var values: ContiguousArray<Value?> = []
+  @usableFromInline var values: ContiguousArray<Stored?> = []
   /// Slots that hold nothing and can be reused.
   @usableFromInline var freeSlots: [Int] = []
   /// Scratch space for the slots evicted by one store (kept to avoid allocating).
@@ -22,15 +32,24 @@ struct EntryTable<Key: Hashable, Value> {
     self.policy = policy
   }
 
-  /// The value stored under `key`, recording the use.
+  /// A completed future with the value stored under `key`, recording the use.
   @inlinable
-  mutating func value(for key: Key) -> Value? {
+  mutating func future(for key: Key) -> Future<Value>? {
     guard let slot = index[key] else {
       policy.recordMiss()
       return nil
     }
     policy.recordHit(slot)
-    return values[slot]
+    switch values[slot] {
+    case .future(let future)?:
+      return future
+    case .value(let value)?:
+      let future = Future(value)
+      values[slot] = .future(future)
+      return future
+    case nil:
+      return nil  // unreachable: an indexed slot always holds a value
+    }
   }
 
   /// Stores `value` under `key` with cost `cost` (at least 1, at most the
@@ -43,20 +62,19 @@ struct EntryTable<Key: Hashable, Value> {
     if isNew {
       if slot == keys.count {
         keys.append(key)
-        values.append(value)
+        values.append(.value(value))
       } else {
         freeSlots.removeLast()
         keys[slot] = key
-        values[slot] = value
+        values[slot] = .value(value)
       }
       policy.insert(slot, cost: cost, hash: hash)
     } else {
-      values[slot] = value
+      values[slot] = .value(value)
       policy.update(slot, cost: cost)
     }
     policy.evict(pinned: slot, into: &evicted)
-    for evictee in evicted { release(evictee) }
-    evicted.removeAll(keepingCapacity: true)
+    while let evictee = evicted.popLast() { release(evictee) }
   }
 
   /// Reads the slot of a key in the dictionary, giving the key slot `fresh`
@@ -107,4 +125,5 @@ struct EntryTable<Key: Hashable, Value> {
   }
 }
 
-extension EntryTable: Sendable where Key: Sendable, Value: Sendable {}
+extension EntryTable: Sendable where Key: Sendable {}
+extension EntryTable.Stored: Sendable {}
