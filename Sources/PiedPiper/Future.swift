@@ -1,4 +1,4 @@
-import Synchronization
+
 
 /// A read-only view of a result that arrives asynchronously: a value, an error,
 /// or a cancellation.
@@ -33,18 +33,18 @@ public final class Future<Value: Sendable>: Sendable {
   }
 
   @usableFromInline
-  let state: Mutex<State>
+  let state: Lock<State>
 
   /// Creates a pending future; only PiedPiper completes it (through ``complete(_:)``).
   @inlinable
   init(pending: Void) {
-    state = Mutex(State(result: nil))
+    state = Lock(State(result: nil))
   }
 
   /// Creates a future that is already complete with `result`.
   @inlinable
   public init(result: FutureResult<Value>) {
-    state = Mutex(State(result: result))
+    state = Lock(State(result: result))
   }
 
   /// Creates a future that has already succeeded with `value`.
