@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A cache level in memory, bounded by the total cost of what it holds.
 ///
 /// Every value has a cost (``ExpensiveObject/cost``: bytes for `Data` and
@@ -33,7 +31,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   /// How the level chooses what to drop.
   public let policy: EvictionPolicy
 
-  @usableFromInline let table: Mutex<EntryTable<Key, Value>>
+  @usableFromInline let table: Lock<EntryTable<Key, Value>>
   /// Returned for every miss: a completed future can be shared, as nothing can change it.
   @usableFromInline let missFuture: Future<Value>
   /// Returned for every successful set.
@@ -57,7 +55,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
     case .adaptiveTinyLFU: mode = .adaptiveWindow
     }
     let eviction = WindowTinyLFU(capacity: capacity, mode: mode, random: SplitMix64())
-    table = Mutex(EntryTable(policy: eviction))
+    table = Lock(EntryTable(policy: eviction))
     missFuture = Future(FetchError.valueNotInCache)
     storedFuture = Future()
   }
