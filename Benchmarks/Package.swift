@@ -12,7 +12,8 @@ let package = Package(
     .executableTarget(
       name: "HitRatio",
       dependencies: [.product(name: "Carlos", package: "Carlos")],
-      path: "HitRatio"
+      path: "HitRatio",
+      exclude: ["README.md"]
     )
   ],
   swiftLanguageModes: [.v6]

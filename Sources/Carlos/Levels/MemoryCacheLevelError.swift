@@ -4,6 +4,7 @@ public enum MemoryCacheLevelError: Error, Equatable, Sendable, CustomStringConve
   /// (and any older value for its key was removed).
   case valueTooLarge(cost: Int, capacity: Int)
 
+  /// What went wrong, in words.
   public var description: String {
     switch self {
     case .valueTooLarge(let cost, let capacity):

@@ -54,6 +54,31 @@ struct AccessOrderList: Sendable {
   /// Adds entry `index` as the most recently used.
   @inlinable
   mutating func append(_ index: Int, _ nodes: inout ContiguousArray<AccessOrderNode>) {
+    nodes.withUnsafeMutableBufferPointer { append(index, $0) }
+  }
+
+  /// Unlinks entry `index`, which must be in this list.
+  @inlinable
+  mutating func remove(_ index: Int, _ nodes: inout ContiguousArray<AccessOrderNode>) {
+    nodes.withUnsafeMutableBufferPointer { remove(index, $0) }
+  }
+
+  /// Makes entry `index`, which must be in this list, the most recently used.
+  @inlinable
+  mutating func moveToBack(_ index: Int, _ nodes: inout ContiguousArray<AccessOrderNode>) {
+    guard tail != index else { return }
+    nodes.withUnsafeMutableBufferPointer { buffer in
+      remove(index, buffer)
+      append(index, buffer)
+    }
+  }
+
+  // The list's indices are always valid slots of `nodes` (an invariant of the
+  // policy), so the work is done on the array's buffer: one uniqueness check
+  // per operation instead of one per link written.
+
+  @inlinable
+  mutating func append(_ index: Int, _ nodes: UnsafeMutableBufferPointer<AccessOrderNode>) {
     nodes[index].previous = tail
     nodes[index].next = -1
     if tail >= 0 {
@@ -66,9 +91,8 @@ struct AccessOrderList: Sendable {
     count += 1
   }
 
-  /// Unlinks entry `index`, which must be in this list.
   @inlinable
-  mutating func remove(_ index: Int, _ nodes: inout ContiguousArray<AccessOrderNode>) {
+  mutating func remove(_ index: Int, _ nodes: UnsafeMutableBufferPointer<AccessOrderNode>) {
     let previous = nodes[index].previous
     let next = nodes[index].next
     if previous >= 0 {
@@ -85,14 +109,6 @@ struct AccessOrderList: Sendable {
     nodes[index].next = -1
     cost -= nodes[index].cost
     count -= 1
-  }
-
-  /// Makes entry `index`, which must be in this list, the most recently used.
-  @inlinable
-  mutating func moveToBack(_ index: Int, _ nodes: inout ContiguousArray<AccessOrderNode>) {
-    guard tail != index else { return }
-    remove(index, &nodes)
-    append(index, &nodes)
   }
 
   /// Empties the list (the nodes are left as they are).

@@ -26,7 +26,7 @@ struct EntryTable<Key: Hashable, Value: Sendable> {
   @usableFromInline var evicted: [Int] = []
   @usableFromInline var policy: WindowTinyLFU
 
-  /// Creates an empty table whose policy holds at most `capacity` cost units.
+  /// Creates an empty table ordered by `policy`.
   @inlinable
   init(policy: WindowTinyLFU) {
     self.policy = policy

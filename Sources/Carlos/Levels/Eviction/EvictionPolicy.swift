@@ -13,6 +13,7 @@ public enum EvictionPolicy: Sendable, Hashable, CustomStringConvertible {
   /// frequency-bound ones. The default.
   case adaptiveTinyLFU
 
+  /// A short name for the policy, for printing.
   public var description: String {
     switch self {
     case .lru: return "LRU"

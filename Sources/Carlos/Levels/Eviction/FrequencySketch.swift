@@ -78,8 +78,11 @@ struct FrequencySketch: Sendable {
   /// distinct word pairs, so they never share a counter.
   @inlinable
   static func counter(_ mixed: UInt64, row: Int) -> (word: Int, shift: UInt64) {
-    let byte = Int(truncatingIfNeeded: mixed >> (32 + 8 * UInt64(row))) & 0xFF
-    return ((row << 1) | (byte & 1), UInt64((byte >> 1) & 15) << 2)
+    let byte = mixed &>> (32 &+ 8 &* UInt64(truncatingIfNeeded: row))
+    return (
+      (row &<< 1) | Int(truncatingIfNeeded: byte & 1),
+      ((byte &>> 1) & 15) &<< 2
+    )
   }
 
   /// Records one use of the key whose hash value is `hash`.
@@ -87,14 +90,18 @@ struct FrequencySketch: Sendable {
   mutating func increment(_ hash: UInt64) {
     let mixed = Self.mix(hash)
     let start = block(mixed)
-    var added = false
-    for row in 0..<4 {
-      let (offset, shift) = Self.counter(mixed, row: row)
-      let word = start + offset
-      if (table[word] >> shift) & 0xF < 0xF {
-        table[word] &+= 1 << shift
-        added = true
+    // One uniqueness check for the four updates; `start + 7` is inside the table.
+    let added = table.withUnsafeMutableBufferPointer { words -> Bool in
+      var added = false
+      for row in 0..<4 {
+        let (offset, shift) = Self.counter(mixed, row: row)
+        let word = start &+ offset
+        if (words[word] &>> shift) & 0xF < 0xF {
+          words[word] &+= 1 &<< shift
+          added = true
+        }
       }
+      return added
     }
     if added {
       additions += 1
@@ -110,7 +117,7 @@ struct FrequencySketch: Sendable {
     var smallest: UInt64 = 0xF
     for row in 0..<4 {
       let (offset, shift) = Self.counter(mixed, row: row)
-      smallest = Swift.min(smallest, (table[start + offset] >> shift) & 0xF)
+      smallest = Swift.min(smallest, (table[start &+ offset] &>> shift) & 0xF)
     }
     return Int(smallest)
   }
