@@ -337,15 +337,25 @@ struct WindowTinyLFU: Sendable {
     if !climber.started {
       guard evicted else { return }
       climber.start()
+      resizeGhosts()
     }
-    let entries = sketch.sizedFor
     guard let change = climber.adjustment(
-      entries: entries, averageCost: Double(totalCost) / Double(Swift.max(1, count)))
+      entries: sketch.sizedFor, averageCost: Double(totalCost) / Double(Swift.max(1, count)))
     else { return }
-    // Ghosts cover the last half-cache worth of dropped keys.
-    rejected.resize(limit: entries / 2)
-    evictedFromMain.resize(limit: entries / 2)
-    if change != 0 { resizeWindow(to: windowMaximum + change) }
+    resizeGhosts()
+    if change != 0 {
+      let before = windowMaximum
+      resizeWindow(to: before + change)
+      // A move cut short at 0 or at the capacity counts for what it did.
+      if climber.lastMove != 0 { climber.lastMove = windowMaximum - before }
+    }
+  }
+
+  /// Ghosts remember as many dropped keys as half the entries the cache holds.
+  @inlinable
+  mutating func resizeGhosts() {
+    rejected.resize(limit: sketch.sizedFor / 2)
+    evictedFromMain.resize(limit: sketch.sizedFor / 2)
   }
 
   /// Sets the window's maximum to `newMaximum` (clamped to 0 ... capacity) and
