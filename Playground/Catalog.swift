@@ -19,6 +19,7 @@ let catalog: [Example] = [
   .batching,
   .lanes,
   .memoryWarnings,
+  .memoryLevel,
   .diskLevel,
   .networkFetcher,
   .userDefaultsLevel,
