@@ -23,4 +23,5 @@ let catalog: [Example] = [
   .diskLevel,
   .networkFetcher,
   .userDefaultsLevel,
+  .cacheProvider,
 ]
