@@ -39,7 +39,7 @@ struct CacheProviderTests {
     defer { server.stop() }
     let folder = makeFolder()
     defer { removeFolder(folder) }
-    let cache = CacheProvider.dataCache(folder: folder, fetcher: NetworkFetcher(timeout: 30))
+    let cache = CacheProvider.dataCache(folder: folder, fetcher: NetworkFetcher(timeout: 60))
     let url = server.url("/data")
 
     let first = try await cache.get(url).value
@@ -60,12 +60,12 @@ struct CacheProviderTests {
     defer { removeFolder(folder) }
     let url = server.url("/persistent")
     do {
-      let cache = CacheProvider.dataCache(folder: folder, fetcher: NetworkFetcher(timeout: 30))
+      let cache = CacheProvider.dataCache(folder: folder, fetcher: NetworkFetcher(timeout: 60))
       _ = try await cache.get(url).value
     }
     server.stop()
 
-    let restarted = CacheProvider.dataCache(folder: folder, fetcher: NetworkFetcher(timeout: 30))
+    let restarted = CacheProvider.dataCache(folder: folder, fetcher: NetworkFetcher(timeout: 60))
     let value = await eventually(restarted, url)
 
     #expect(value.map { String(decoding: $0, as: UTF8.self) } == "kept on disk")
@@ -78,7 +78,7 @@ struct CacheProviderTests {
     defer { server.stop() }
     let folder = makeFolder()
     defer { removeFolder(folder) }
-    let cache = CacheProvider.dataCache(folder: folder, fetcher: NetworkFetcher(timeout: 30))
+    let cache = CacheProvider.dataCache(folder: folder, fetcher: NetworkFetcher(timeout: 60))
     let url = server.url("/popular")
 
     let futures = Mutex<[Future<Data>]>([])
@@ -101,7 +101,7 @@ struct CacheProviderTests {
     defer { server.stop() }
     let folder = makeFolder()
     defer { removeFolder(folder) }
-    let cache = CacheProvider.dataCache(folder: folder, fetcher: NetworkFetcher(timeout: 30))
+    let cache = CacheProvider.dataCache(folder: folder, fetcher: NetworkFetcher(timeout: 60))
     let url = server.url("/missing")
 
     let first = await Result { try await cache.get(url).value }
@@ -118,7 +118,7 @@ struct CacheProviderTests {
     defer { server.stop() }
     let folder = makeFolder()
     defer { removeFolder(folder) }
-    let cache = CacheProvider.JSONCache(of: Repository.self, folder: folder, fetcher: NetworkFetcher(timeout: 30))
+    let cache = CacheProvider.JSONCache(of: Repository.self, folder: folder, fetcher: NetworkFetcher(timeout: 60))
     let url = server.url("/repo.json")
 
     let first = try await cache.get(url).value
@@ -135,7 +135,7 @@ struct CacheProviderTests {
     defer { server.stop() }
     let folder = makeFolder()
     defer { removeFolder(folder) }
-    let cache = CacheProvider.JSONCache(folder: folder, fetcher: NetworkFetcher(timeout: 30))
+    let cache = CacheProvider.JSONCache(folder: folder, fetcher: NetworkFetcher(timeout: 60))
 
     let value = try await cache.get(server.url("/levels.json")).value
 
@@ -148,7 +148,7 @@ struct CacheProviderTests {
     defer { server.stop() }
     let folder = makeFolder()
     defer { removeFolder(folder) }
-    let cache = CacheProvider.JSONCache(folder: folder, fetcher: NetworkFetcher(timeout: 30))
+    let cache = CacheProvider.JSONCache(folder: folder, fetcher: NetworkFetcher(timeout: 60))
     let url = server.url("/page")
 
     let first = await Result { try await cache.get(url).value }

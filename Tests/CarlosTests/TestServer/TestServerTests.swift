@@ -69,9 +69,9 @@ struct TestServerTests {
 
   @Test("stop ends a response that is still waiting")
   func stopInterruptsADelayedResponse() async throws {
-    let server = try TestServer { _ in TestServerResponse(body: Data("late".utf8), delay: 30) }
+    let server = try TestServer { _ in TestServerResponse(body: Data("late".utf8), delay: 120) }
     let request = Task { try await fetch(server.url("/slow")) }
-    #expect(await server.waitForRequests("/slow", timeout: 30))
+    #expect(await server.waitForRequests("/slow", timeout: 60))
 
     server.stop()
 
