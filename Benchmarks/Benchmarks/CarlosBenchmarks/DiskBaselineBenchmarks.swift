@@ -1,0 +1,91 @@
+import Benchmark
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reads a whole small file with open/fstat/read/close.
+func posixRead(_ path: String) -> Data? {
+  let fd = open(path, O_RDONLY)
+  if fd < 0 { return nil }
+  defer { close(fd) }
+  var info = stat()
+  if fstat(fd, &info) != 0 { return nil }
+  let size = Int(info.st_size)
+  var data = Data(count: size)
+  let bytesRead = data.withUnsafeMutableBytes { buffer in
+    read(fd, buffer.baseAddress, size)
+  }
+  return bytesRead == size ? data : nil
+}
+
+/// Writes `data` to a temporary file next to `path`, then renames it over `path`.
+func posixWriteAndRename(_ data: Data, to path: String) -> Bool {
+  let temporary = path + ".tmp"
+  let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+  if fd < 0 { return false }
+  let written = data.withUnsafeBytes { buffer in
+    write(fd, buffer.baseAddress, buffer.count)
+  }
+  close(fd)
+  if written != data.count { return false }
+  return rename(temporary, path) == 0
+}
+
+/// Baselines for the disk level: the same 4 KiB file read and written with plain calls.
+func diskBaselineBenchmarks() {
+  Benchmark("disk.get · baseline POSIX open+read+close") { benchmark, folder in
+    let paths = (0..<Fixtures.keyCount).map { folder + "/\($0)" }
+    benchmark.startMeasurement()
+    for i in benchmark.scaledIterations {
+      blackHole(posixRead(paths[i & (Fixtures.keyCount - 1)]))
+    }
+  } setup: { () -> String in
+    let folder = Fixtures.makeTemporaryFolder("posix-read")
+    for i in 0..<Fixtures.keyCount {
+      _ = posixWriteAndRename(Fixtures.value(i), to: folder + "/\(i)")
+    }
+    return folder
+  }
+
+  Benchmark("disk.get · baseline FileManager.contents(atPath:)") { benchmark, folder in
+    let paths = (0..<Fixtures.keyCount).map { folder + "/\($0)" }
+    benchmark.startMeasurement()
+    for i in benchmark.scaledIterations {
+      blackHole(FileManager.default.contents(atPath: paths[i & (Fixtures.keyCount - 1)]))
+    }
+  } setup: { () -> String in
+    let folder = Fixtures.makeTemporaryFolder("fm-read")
+    for i in 0..<Fixtures.keyCount {
+      _ = posixWriteAndRename(Fixtures.value(i), to: folder + "/\(i)")
+    }
+    return folder
+  }
+
+  Benchmark("disk.set · baseline POSIX temp write+rename") { benchmark, folder in
+    let paths = (0..<Fixtures.keyCount).map { folder + "/\($0)" }
+    benchmark.startMeasurement()
+    for i in benchmark.scaledIterations {
+      blackHole(posixWriteAndRename(Fixtures.value(i), to: paths[i & (Fixtures.keyCount - 1)]))
+    }
+  } setup: {
+    Fixtures.makeTemporaryFolder("posix-write")
+  }
+
+  Benchmark("disk.set · baseline Data.write(options: .atomic)") { benchmark, folder in
+    let urls = (0..<Fixtures.keyCount).map { URL(fileURLWithPath: folder + "/\($0)") }
+    benchmark.startMeasurement()
+    for i in benchmark.scaledIterations {
+      do {
+        try Fixtures.value(i).write(to: urls[i & (Fixtures.keyCount - 1)], options: .atomic)
+      } catch {
+        fatalError("write failed: \(error)")
+      }
+    }
+  } setup: {
+    Fixtures.makeTemporaryFolder("data-write")
+  }
+}
