@@ -1,0 +1,27 @@
+extension CacheLevel {
+  /// Returns a level keyed by the transformer's input: every key is transformed
+  /// before it reaches this level. When the transformation fails, get and set
+  /// fail with its error.
+  @inlinable
+  public func transformKeys<Transformer: OneWayTransformer>(
+    _ transformer: Transformer
+  ) -> BasicCache<Transformer.TypeIn, OutputType> where Transformer.TypeOut == KeyType {
+    BasicCache(
+      getClosure: { key in transformer.transform(key).flatMap { self.get($0) } },
+      setClosure: { value, key in
+        transformer.transform(key).flatMap { self.set(value, forKey: $0) }
+      },
+      clearClosure: { self.clear() },
+      memoryClosure: { self.onMemoryWarning() }
+    )
+  }
+
+  /// Returns a level keyed by the closure's input: every key is transformed by
+  /// `transform` before it reaches this level.
+  @inlinable
+  public func transformKeys<NewKey: Sendable>(
+    _ transform: @escaping @Sendable (NewKey) -> Future<KeyType>
+  ) -> BasicCache<NewKey, OutputType> {
+    transformKeys(OneWayTransformationBox(transform: transform))
+  }
+}

@@ -1,0 +1,27 @@
+/// Composes two levels: `upper >>> lower` (see ``CacheLevel/compose(_:)-(Next)``).
+@inlinable
+public func >>> <Upper: CacheLevel, Lower: CacheLevel>(
+  upper: Upper,
+  lower: Lower
+) -> BasicCache<Upper.KeyType, Upper.OutputType>
+where Upper.KeyType == Lower.KeyType, Upper.OutputType == Lower.OutputType {
+  upper.compose(lower)
+}
+
+/// Composes a fetch closure, standing in for a level, with a lower level.
+@inlinable
+public func >>> <Lower: CacheLevel>(
+  fetch: @escaping @Sendable (Lower.KeyType) -> Future<Lower.OutputType>,
+  lower: Lower
+) -> BasicCache<Lower.KeyType, Lower.OutputType> {
+  BasicFetcher(getClosure: fetch).compose(lower)
+}
+
+/// Composes a level with a fetch closure that answers the gets the level misses.
+@inlinable
+public func >>> <Upper: CacheLevel>(
+  upper: Upper,
+  fetch: @escaping @Sendable (Upper.KeyType) -> Future<Upper.OutputType>
+) -> BasicCache<Upper.KeyType, Upper.OutputType> {
+  upper.compose(fetch)
+}

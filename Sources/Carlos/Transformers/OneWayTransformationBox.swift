@@ -1,0 +1,15 @@
+/// A ``OneWayTransformer`` made of a closure.
+public struct OneWayTransformationBox<TypeIn: Sendable, TypeOut: Sendable>: OneWayTransformer {
+  @usableFromInline let transformClosure: @Sendable (TypeIn) -> Future<TypeOut>
+
+  /// Creates a transformer that answers `transform(_:)` with `transform`.
+  @inlinable
+  public init(transform: @escaping @Sendable (TypeIn) -> Future<TypeOut>) {
+    transformClosure = transform
+  }
+
+  @inlinable
+  public func transform(_ value: TypeIn) -> Future<TypeOut> {
+    transformClosure(value)
+  }
+}

@@ -1,0 +1,29 @@
+import Carlos
+import Synchronization
+import Testing
+
+@Suite("Logger", .serialized)
+struct LoggerTests {
+  @Test("output is replaceable and receives message and level")
+  func replaceableOutput() {
+    let received = Mutex<[String]>([])
+    let original = Logger.output
+    defer { Logger.output = original }
+    Logger.output = { message, level in received.withLock { $0.append("\(level): \(message)") } }
+    Logger.log("hello", .warning)
+    Logger.log("details")
+    #expect(received.withLock { $0 } == ["warning: hello", "debug: details"])
+  }
+
+  @Test("a failed write-back is reported as a warning")
+  func writeBackFailureIsLogged() {
+    let received = Mutex<[Logger.Level]>([])
+    let original = Logger.output
+    defer { Logger.output = original }
+    Logger.output = { _, level in received.withLock { $0.append(level) } }
+    let upper = SpyLevel<String, Int>(setError: TestError(1))
+    let lower = SpyLevel<String, Int>(["k": 1])
+    #expect(Outcome((upper >>> lower).get("k")) == .success(1))
+    #expect(received.withLock { $0 }.contains(.warning))
+  }
+}
