@@ -101,8 +101,20 @@ extension Future {
   /// as soon as either does. Cancelling it cancels both.
   @inlinable
   public func zip<U>(_ other: Future<U>) -> Future<(Value, U)> {
-    flatMap { (first: Value) -> Future<(Value, U)> in
+    let zipped = flatMap { (first: Value) -> Future<(Value, U)> in
       other.map { (first, $0) }
     }
+    // `flatMap` only looks at `other` once this future has succeeded; watch it
+    // from the start too, so its failure or cancellation ends `zipped` at once,
+    // and cancelling `zipped` reaches it while this future is still pending.
+    zipped.onCancel { [weak other] in other?.cancel() }
+    other.onCompletion { result in
+      switch result {
+      case .success: break
+      case .error(let error): zipped.complete(.error(error))
+      case .cancelled: zipped.complete(.cancelled)
+      }
+    }
+    return zipped
   }
 }

@@ -70,6 +70,7 @@ public enum FutureResult<Value> {
 extension FutureResult: Sendable where Value: Sendable {}
 
 extension FutureResult: CustomStringConvertible {
+  /// A readable form of the result: `success(value)`, `error(error)` or `cancelled`.
   public var description: String {
     switch self {
     case .success(let value): return "success(\(value))"
