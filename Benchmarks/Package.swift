@@ -2,19 +2,14 @@
 // Benchmarks for Carlos and PiedPiper, each measured next to its baseline in one run:
 //   swift package --package-path Benchmarks benchmark
 // Results and targets: Benchmarks/README.md.
-import Foundation
 import PackageDescription
-
-/// The root package's identity: SwiftPM names a path dependency after its folder,
-/// which is whatever the clone is called, so read it off this manifest's path.
-let root = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().lastPathComponent.lowercased()
 
 let package = Package(
   name: "CarlosBenchmarks",
   platforms: [.macOS(.v15)],
   dependencies: [
-    .package(path: ".."),
+    // Named, so that products can say `package: "Carlos"` whatever the clone's folder is called.
+    .package(name: "Carlos", path: ".."),
     .package(
       url: "https://github.com/ordo-one/package-benchmark",
       from: "1.38.1",
@@ -27,21 +22,21 @@ let package = Package(
     .executableTarget(
       name: "CarlosBenchmarks",
       dependencies: [
-        .product(name: "Carlos", package: root),
+        .product(name: "Carlos", package: "Carlos"),
         .product(name: "Benchmark", package: "package-benchmark"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOEmbedded", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
       ],
       path: "Benchmarks/CarlosBenchmarks",
-      swiftSettings: [.unsafeFlags(["-cross-module-optimization"])],
       plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
     ),
-    // Cache hit ratios of the memory level on recorded key traces (not a benchmark:
-    // it lives outside `Benchmarks/Benchmarks/` so the benchmark plugin leaves it alone).
+    // Cache hit ratios of the memory level on recorded key traces. Not a benchmark: the
+    // plugin would run `HitRatio/` as one (its parent folder is called `Benchmarks`), so
+    // the target is rooted at this package's folder and takes only `HitRatio/`'s sources.
     .executableTarget(
       name: "HitRatio",
-      dependencies: [.product(name: "Carlos", package: root)],
+      dependencies: [.product(name: "Carlos", package: "Carlos")],
       path: ".",
       exclude: ["Benchmarks", "README.md"],
       sources: ["HitRatio"]
