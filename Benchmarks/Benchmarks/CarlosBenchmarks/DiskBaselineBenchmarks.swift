@@ -35,9 +35,19 @@ func posixWriteAndRename(_ data: Data, to path: String) -> Bool {
   return rename(temporary, path) == 0
 }
 
+/// Disk operations take microseconds to milliseconds: one per sample is precise enough.
+var diskConfiguration: Benchmark.Configuration {
+  var configuration = Benchmark.defaultConfiguration
+  configuration.scalingFactor = .one
+  configuration.maxIterations = 1_000
+  configuration.maxDuration = .seconds(2)
+  return configuration
+}
+
 /// Baselines for the disk level: the same 4 KiB file read and written with plain calls.
 func diskBaselineBenchmarks() {
-  Benchmark("disk.get · baseline POSIX open+read+close") { benchmark, folder in
+  let configuration = diskConfiguration
+  Benchmark("disk.get · baseline POSIX open+read+close", configuration: configuration) { benchmark, folder in
     let paths = (0..<Fixtures.keyCount).map { folder + "/\($0)" }
     benchmark.startMeasurement()
     for i in benchmark.scaledIterations {
@@ -51,7 +61,7 @@ func diskBaselineBenchmarks() {
     return folder
   }
 
-  Benchmark("disk.get · baseline FileManager.contents(atPath:)") { benchmark, folder in
+  Benchmark("disk.get · baseline FileManager.contents(atPath:)", configuration: configuration) { benchmark, folder in
     let paths = (0..<Fixtures.keyCount).map { folder + "/\($0)" }
     benchmark.startMeasurement()
     for i in benchmark.scaledIterations {
@@ -65,7 +75,7 @@ func diskBaselineBenchmarks() {
     return folder
   }
 
-  Benchmark("disk.set · baseline POSIX temp write+rename") { benchmark, folder in
+  Benchmark("disk.set · baseline POSIX temp write+rename", configuration: configuration) { benchmark, folder in
     let paths = (0..<Fixtures.keyCount).map { folder + "/\($0)" }
     benchmark.startMeasurement()
     for i in benchmark.scaledIterations {
@@ -75,7 +85,7 @@ func diskBaselineBenchmarks() {
     Fixtures.makeTemporaryFolder("posix-write")
   }
 
-  Benchmark("disk.set · baseline Data.write(options: .atomic)") { benchmark, folder in
+  Benchmark("disk.set · baseline Data.write(options: .atomic)", configuration: configuration) { benchmark, folder in
     let urls = (0..<Fixtures.keyCount).map { URL(fileURLWithPath: folder + "/\($0)") }
     benchmark.startMeasurement()
     for i in benchmark.scaledIterations {
