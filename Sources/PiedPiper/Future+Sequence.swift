@@ -1,4 +1,4 @@
-import Synchronization
+
 
 extension Sequence {
   /// Returns a future with every value, in order, once all succeed. Fails (or ends
@@ -7,7 +7,7 @@ extension Sequence {
     let futures = Array(self)
     if futures.isEmpty { return Future([]) }
     let merged = Future<[T]>(pending: ())
-    let slots = Mutex<(values: [T?], remaining: Int)>((Array(repeating: nil, count: futures.count), futures.count))
+    let slots = Lock<(values: [T?], remaining: Int)>((Array(repeating: nil, count: futures.count), futures.count))
     merged.onCompletion { result in
       if result.value == nil { futures.forEach { $0.cancel() } }
     }
@@ -75,7 +75,7 @@ extension Sequence {
     if futures.isEmpty { return Future(finish([])) }
     let collected = Future<U>(pending: ())
     collected.onCancel { futures.forEach { $0.cancel() } }
-    let slots = Mutex<(results: [FutureResult<T>?], remaining: Int)>(
+    let slots = Lock<(results: [FutureResult<T>?], remaining: Int)>(
       (Array(repeating: nil, count: futures.count), futures.count))
     for (index, future) in futures.enumerated() {
       future.onCompletion { result in

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Where Carlos reports what it does: replace ``output`` to route messages
 /// into your own logging system.
@@ -21,7 +20,7 @@ public enum Logger {
   }
 
   private static let printQueue = DispatchQueue(label: "Carlos.Logger")
-  private static let sink = Mutex<@Sendable (String, Level) -> Void>(Logger.printWithoutBlocking)
+  private static let sink = Lock<@Sendable (String, Level) -> Void>(Logger.printWithoutBlocking)
 
   /// Prints on a background queue so callers never wait for the terminal.
   private static let printWithoutBlocking: @Sendable (String, Level) -> Void = { message, level in

@@ -1,12 +1,11 @@
 import Carlos
-import Synchronization
 import Testing
 
 @Suite("BasicCache, BasicFetcher and IdentityLevel")
 struct BasicCacheTests {
   @Test("BasicCache calls its closures; set receives value then key")
   func closures() {
-    let calls = Mutex<[String]>([])
+    let calls = Lock<[String]>([])
     let cache = BasicCache<String, Int>(
       getClosure: { key in
         calls.withLock { $0.append("get \(key)") }

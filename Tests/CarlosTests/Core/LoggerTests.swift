@@ -1,12 +1,11 @@
 import Carlos
-import Synchronization
 import Testing
 
 @Suite("Logger", .serialized)
 struct LoggerTests {
   @Test("output is replaceable and receives message and level")
   func replaceableOutput() {
-    let received = Mutex<[String]>([])
+    let received = Lock<[String]>([])
     let original = Logger.output
     defer { Logger.output = original }
     Logger.output = { message, level in received.withLock { $0.append("\(level): \(message)") } }
@@ -17,7 +16,7 @@ struct LoggerTests {
 
   @Test("a failed write-back is reported as a warning")
   func writeBackFailureIsLogged() {
-    let received = Mutex<[Logger.Level]>([])
+    let received = Lock<[Logger.Level]>([])
     let original = Logger.output
     defer { Logger.output = original }
     Logger.output = { _, level in received.withLock { $0.append(level) } }

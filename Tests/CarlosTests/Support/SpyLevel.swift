@@ -1,5 +1,4 @@
 import Carlos
-import Synchronization
 
 /// A dictionary-backed level that records what it is asked, for tests.
 final class SpyLevel<Key: Hashable & Sendable, Value: Sendable>: CacheLevel {
@@ -16,12 +15,12 @@ final class SpyLevel<Key: Hashable & Sendable, Value: Sendable>: CacheLevel {
   let holdsGets: Bool
   /// When set, every set fails with this error.
   let setError: (any Error)?
-  private let record: Mutex<Record>
+  private let record: Lock<Record>
 
   init(_ storage: [Key: Value] = [:], holdsGets: Bool = false, setError: (any Error)? = nil) {
     self.holdsGets = holdsGets
     self.setError = setError
-    record = Mutex(Record(storage: storage))
+    record = Lock(Record(storage: storage))
   }
 
   var storage: [Key: Value] { record.withLock { $0.storage } }
