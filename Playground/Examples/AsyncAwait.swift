@@ -1,7 +1,7 @@
 import Carlos
 
 extension Example {
-  static let asyncAwait = Example(
+  static let asyncAwait: Example = Example(
     name: "async-await",
     summary: "futures bridge to async/await both ways, with cancellation flowing both ways"
   ) {

@@ -33,7 +33,7 @@ final class DictionaryLevel<Key: Hashable & Sendable, Value: Sendable>: CacheLev
 }
 
 extension Example {
-  static let composition = Example(
+  static let composition: Example = Example(
     name: "composition",
     summary: ">>> asks levels in order and fills the upper levels on a lower hit"
   ) {
@@ -50,7 +50,7 @@ extension Example {
     print("a key no level has fails: \(await outcome(cache.get("nothing")))")
   }
 
-  static let closures = Example(
+  static let closures: Example = Example(
     name: "closures",
     summary: "fetch closures stand in for levels on either side of >>>"
   ) {

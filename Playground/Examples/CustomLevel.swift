@@ -22,7 +22,7 @@ final class SquaresLevel: CacheLevel {
 }
 
 extension Example {
-  static let customLevel = Example(
+  static let customLevel: Example = Example(
     name: "custom-level",
     summary: "write your own level with a Promise, and listen to requests"
   ) {

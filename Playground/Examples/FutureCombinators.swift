@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 extension Example {
-  static let futureCombinators = Example(
+  static let futureCombinators: Example = Example(
     name: "future-combinators",
     summary: "zip, filter, sequences of futures, retry, snooze, timeout and >>> on functions"
   ) {

@@ -1,7 +1,7 @@
 import Carlos
 
 extension Example {
-  static let futures = Example(
+  static let futures: Example = Example(
     name: "futures",
     summary: "Promise and Future: callbacks, map, flatMap, recover and async/await"
   ) {

@@ -8,7 +8,7 @@ struct Picture: Hashable, Sendable {
 }
 
 extension Example {
-  static let keyTransformation = Example(
+  static let keyTransformation: Example = Example(
     name: "key-transformation",
     summary: "=>> on the left transforms keys, with transformers or closures"
   ) {
@@ -28,7 +28,7 @@ extension Example {
     print("a closure as key transformer: \(try await byString.get(catURL.absoluteString).value.count) bytes")
   }
 
-  static let valueTransformation = Example(
+  static let valueTransformation: Example = Example(
     name: "value-transformation",
     summary: "=>> on the right transforms values: forward on get, inverse on set"
   ) {
@@ -56,7 +56,7 @@ extension Example {
     print("conditionedValueTransformation: \(try await versioned.get("note").value)")
   }
 
-  static let conditions = Example(
+  static let conditions: Example = Example(
     name: "conditions",
     summary: "<?> lets a level answer only when a condition holds"
   ) {

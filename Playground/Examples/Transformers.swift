@@ -2,7 +2,7 @@ import Carlos
 import Foundation
 
 extension Example {
-  static let transformers = Example(
+  static let transformers: Example = Example(
     name: "transformers",
     summary: "compose, invert and condition transformers; JSON, String, Date and Number transformers"
   ) {

@@ -1,0 +1,191 @@
+/// A level that shares requests in flight: concurrent gets for the same key
+/// start one get on the inner level, and every caller receives its result.
+///
+/// Each caller gets a future of its own. Cancelling it completes only that
+/// caller as cancelled; the inner request is cancelled once every caller
+/// waiting for it has cancelled. Only requests in flight are shared: after the
+/// inner request completes, or after every caller cancelled, the next get
+/// starts a new inner request. Sets, clear and memory warnings go straight to
+/// the inner level. Create one with ``CacheLevel/pooled()``.
+public final class PoolCache<Inner: CacheLevel>: CacheLevel where Inner.KeyType: Hashable {
+  public typealias KeyType = Inner.KeyType
+  public typealias OutputType = Inner.OutputType
+
+  /// One inner request in flight and the callers waiting for it.
+  @usableFromInline
+  struct Entry: Sendable {
+    /// Tells this request apart from later requests for the same key.
+    @usableFromInline let id: UInt64
+    /// Callers that have not cancelled, the first caller included. Zero only
+    /// while the entry is being created: an entry in the table always has a caller.
+    @usableFromInline var activeCallers = 0
+    /// The inner request, once the first caller's inner get has returned.
+    @usableFromInline var inner: Future<OutputType>?
+    /// The futures handed to callers, completed when the inner request completes.
+    @usableFromInline var waiters: [Promise<OutputType>] = []
+
+    @inlinable
+    init(id: UInt64) {
+      self.id = id
+    }
+
+    /// Adds a caller: the first one leads, later ones wait on a promise of their own.
+    @inlinable
+    mutating func join() -> Role {
+      activeCallers += 1
+      if activeCallers == 1 { return .leader(id: id) }
+      let promise = Promise<OutputType>()
+      waiters.append(promise)
+      return .follower(id: id, promise: promise)
+    }
+
+    /// Records the inner request of request `id` and its first caller's future.
+    /// Returns false when this entry belongs to another request.
+    @inlinable
+    mutating func start(_ id: UInt64, request: Future<OutputType>, leader: Promise<OutputType>) -> Bool {
+      guard id == self.id else { return false }
+      inner = request
+      waiters.append(leader)
+      return true
+    }
+  }
+
+  @usableFromInline
+  struct State: Sendable {
+    @usableFromInline var entries: [KeyType: Entry] = [:]
+    @usableFromInline var nextID: UInt64 = 0
+
+    @inlinable
+    init() {}
+  }
+
+  /// What a get found when it looked for a request in flight.
+  @usableFromInline
+  enum Role: Sendable {
+    /// No request was in flight: this caller starts one.
+    case leader(id: UInt64)
+    /// A request was in flight: this caller waits for it with `promise`.
+    case follower(id: UInt64, promise: Promise<OutputType>)
+  }
+
+  /// The level whose requests are shared.
+  public let inner: Inner
+
+  @usableFromInline
+  let state = Lock(State())
+
+  /// Creates a level that shares the requests in flight of `inner`.
+  @inlinable
+  public init(_ inner: Inner) {
+    self.inner = inner
+  }
+
+  /// Gets the value for `key`, joining the inner request already in flight for
+  /// `key` if there is one. The future is this caller's own: cancelling it
+  /// leaves other callers untouched.
+  @inlinable
+  public func get(_ key: KeyType) -> Future<OutputType> {
+    // Looking up and inserting happen under one lock, so two callers can never
+    // both start an inner request for the same key.
+    let role: Role = state.withLock { state in
+      state.nextID &+= 1
+      let id = state.nextID
+      return state.entries[key, default: Entry(id: id)].join()
+    }
+    switch role {
+    case .leader(let id):
+      return lead(key, id: id)
+    case .follower(let id, let promise):
+      promise.onCancel { [self] in callerCancelled(key, id: id) }
+      return promise.future
+    }
+  }
+
+  /// Starts the inner request for `key` as the first caller of request `id`.
+  @inlinable
+  func lead(_ key: KeyType, id: UInt64) -> Future<OutputType> {
+    let request = inner.get(key)
+    if let result = request.result {
+      // Already done (a memory hit, say): nothing stays in flight, and the
+      // caller can have the inner future itself, since it cannot be cancelled any more.
+      let waiters = state.withLock { state in
+        state.entries.removeValue(forKey: key)?.waiters ?? []
+      }
+      for waiter in waiters { waiter.complete(result) }
+      return request
+    }
+    let promise = Promise<OutputType>()
+    let started = state.withLock { state in
+      state.entries[key]?.start(id, request: request, leader: promise) ?? false
+    }
+    // The entry stays until this caller is counted out, so it is always found;
+    // should it not be, the caller still gets the result.
+    if !started {
+      promise.mimic(request)
+      return promise.future
+    }
+    request.onCompletion { [self] result in finish(key, id: id, result: result) }
+    promise.onCancel { [self] in callerCancelled(key, id: id) }
+    return promise.future
+  }
+
+  /// Completes every caller of request `id` with its result, and forgets the request.
+  @inlinable
+  func finish(_ key: KeyType, id: UInt64, result: FutureResult<OutputType>) {
+    let waiters: [Promise<OutputType>] = state.withLock { state in
+      guard let index = state.entries.index(forKey: key), state.entries.values[index].id == id else {
+        return []
+      }
+      return state.entries.remove(at: index).value.waiters
+    }
+    for waiter in waiters { waiter.complete(result) }
+  }
+
+  /// Counts one caller of request `id` out; when none is left, forgets the
+  /// request and cancels it.
+  @inlinable
+  func callerCancelled(_ key: KeyType, id: UInt64) {
+    let abandoned: Future<OutputType>? = state.withLock { state in
+      guard let index = state.entries.index(forKey: key), state.entries.values[index].id == id else {
+        return nil
+      }
+      state.entries.values[index].activeCallers -= 1
+      if state.entries.values[index].activeCallers > 0 { return nil }
+      return state.entries.remove(at: index).value.inner
+    }
+    abandoned?.cancel()
+  }
+
+  /// Stores `value` in the inner level; sets are not pooled.
+  @inlinable
+  @discardableResult
+  public func set(_ value: OutputType, forKey key: KeyType) -> Future<Void> {
+    inner.set(value, forKey: key)
+  }
+
+  /// Clears the inner level.
+  @inlinable
+  public func clear() {
+    inner.clear()
+  }
+
+  /// Forwards the memory warning to the inner level.
+  @inlinable
+  public func onMemoryWarning() {
+    inner.onMemoryWarning()
+  }
+}
+
+extension CacheLevel where KeyType: Hashable {
+  /// Returns a level whose concurrent gets for the same key share one request
+  /// to this level.
+  ///
+  /// Each caller gets its own future; cancelling it cancels only that caller,
+  /// and the shared request is cancelled once every caller has cancelled. After
+  /// the shared request completes, the next get starts a new one. Sets, clear
+  /// and memory warnings are passed through.
+  @inlinable
+  public func pooled() -> PoolCache<Self> {
+    PoolCache(self)
+  }
+}
