@@ -15,4 +15,5 @@ let benchmarks: @Sendable () -> Void = {
   futureBenchmarks()
   memoryBaselineBenchmarks()
   diskBaselineBenchmarks()
+  poolBenchmarks()
 }
