@@ -14,7 +14,8 @@ let package = Package(
     .target(name: "Carlos", dependencies: ["PiedPiper"]),
     .executableTarget(name: "Playground", dependencies: ["Carlos"], path: "Playground"),
     .testTarget(name: "PiedPiperTests", dependencies: ["PiedPiper"]),
-    .testTarget(name: "CarlosTests", dependencies: ["Carlos"]),
+    .executableTarget(name: "DiskCrashWriter", dependencies: ["Carlos"], path: "Tests/Support/DiskCrashWriter"),
+    .testTarget(name: "CarlosTests", dependencies: ["Carlos", "DiskCrashWriter"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -19,4 +19,5 @@ let catalog: [Example] = [
   .batching,
   .lanes,
   .memoryWarnings,
+  .diskLevel,
 ]

@@ -1,0 +1,418 @@
+import Dispatch
+import Foundation
+
+/// A persistent cache level that keeps its values in files inside one folder.
+///
+/// - Values: `Data` is stored byte for byte; any other `Codable` value is stored
+///   as JSON. A file written with another encoding, or that does not decode as
+///   `Value`, fails the get with ``FetchError/invalidCachedData`` and is removed.
+/// - Keys never become paths: each file is named after the SHA-256 digest of the
+///   key, and the full key is stored in the file and checked on every read, so a
+///   digest collision can never return another key's value (the later key simply
+///   replaces the earlier one). Any key, however hostile (`../../etc/passwd`, an
+///   absolute path, empty, huge, emoji), stays inside the folder. Keys are
+///   compared by their exact UTF-8 bytes: `"é"` precomposed and decomposed are
+///   two keys here, although Swift calls the strings equal.
+/// - Capacity: the files (header and key included) never take more than
+///   `capacity` bytes together once a `set` has completed; the least recently
+///   read or written files are removed first, and a folder found over capacity
+///   is trimmed when a level opens it. Recency survives restarts through the
+///   files' modification times (a read touches its file just after answering),
+///   with the file system's timestamp resolution and 10 ms for repeated reads.
+/// - Persistence: a new level on the same folder sees the values of earlier ones,
+///   including those of other processes. Each level counts only the files it
+///   knows of (those it found when opening the folder, wrote or read).
+/// - Atomic writes: a value is written to a temporary file in the folder, then
+///   renamed over the old file, so a crash leaves the old value or the new one,
+///   never a mix; temporary files of crashed processes are removed when a level
+///   opens the folder. Files carry a checksum: a torn, truncated or garbled file
+///   is a miss and is removed. Writes are not `fsync`ed, to keep `set` as fast
+///   as a plain write and rename: a process crash loses nothing that was
+///   written, but after a power loss a recent value may be missing (never wrong).
+/// - Threads: every operation runs on the level's own queue, never on the
+///   caller's thread; futures complete (and their callbacks run) on that queue.
+///   Reads run concurrently; writes, clears and removals run one at a time and
+///   in the order they were asked for, so a `get` issued after a `set` or
+///   `clear` sees its effect.
+///
+/// The `FileManager` given to the initializer is `Sendable` (on Linux too) and
+/// is kept as is; it only creates and lists the folder, while reads and writes
+/// use POSIX calls directly.
+public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Sendable>: CacheLevel {
+  public typealias KeyType = Key
+  public typealias OutputType = Value
+
+  /// The folder that holds the level's files.
+  public let path: String
+  /// The most bytes the level's files may take on disk together.
+  public let capacity: UInt64
+
+  private let fileManager: FileManager
+  private let coder: DiskValueCoder<Value>
+  private let hooks: DiskCacheHooks
+  /// Reads run as ordinary blocks; writes, clears and removals as barriers.
+  private let queue: DispatchQueue
+  private let state: Lock<DiskCacheLevelState>
+  /// Starts the name of every temporary file of this level: `.tmp-<pid>-<random>-`.
+  private let temporaryPrefix: String
+
+  /// Creates a level on the folder at `path` with an explicit value coder and hooks.
+  package init(
+    path: String,
+    capacity: UInt64,
+    fileManager: FileManager,
+    coder: DiskValueCoder<Value>,
+    hooks: DiskCacheHooks
+  ) {
+    self.path = URL(fileURLWithPath: path).standardizedFileURL.path
+    self.capacity = capacity
+    self.fileManager = fileManager
+    self.coder = coder
+    self.hooks = hooks
+    self.queue = DispatchQueue(label: "Carlos.DiskCacheLevel", attributes: .concurrent)
+    self.state = Lock(DiskCacheLevelState())
+    let random = DiskCacheHooks.hex(withUnsafeBytes(of: UInt64.random(in: .min ... .max)) { Array($0) })
+    self.temporaryPrefix = "\(DiskCacheLevelFiles.temporaryMarker)\(DiskFile.currentProcess)-\(random)-"
+    do {
+      try createDirectory()
+    } catch {
+      Logger.log("Disk cache folder \(self.path) is not usable yet: \(error)", .warning)
+    }
+    // Learn what earlier levels left in the folder. Reads may run meanwhile;
+    // writes and clears are barriers, so they wait for the scan. A folder left
+    // over capacity (a smaller capacity, or a writer killed between its rename
+    // and its evictions) is trimmed before anything else is written.
+    queue.async { [self] in loadIndex() }
+    queue.async(flags: .barrier) { [self] in evictToCapacity(keeping: nil) }
+  }
+
+  // MARK: - CacheLevel
+
+  /// Reads the value stored for `key`.
+  ///
+  /// Fails with ``FetchError/valueNotInCache`` when there is no valid file for
+  /// the key (a corrupted one is removed), with ``FetchError/invalidCachedData``
+  /// when the stored value cannot be decoded as `Value`, and with
+  /// ``FetchError/invalidKey`` when the key cannot be named.
+  public func get(_ key: Key) -> Future<Value> {
+    let promise = Promise<Value>()
+    queue.async { [self] in
+      if promise.future.isCompleted { return }
+      read(key.toString(), into: promise)
+    }
+    return promise.future
+  }
+
+  /// Stores `value` for `key`, replacing any earlier value, then removes the
+  /// least recently used files until the level fits its capacity.
+  ///
+  /// Fails with a ``DiskCacheLevelError`` when the value cannot be encoded, is
+  /// larger than the capacity, or the disk refuses the write; the values stored
+  /// before stay readable.
+  @discardableResult
+  public func set(_ value: Value, forKey key: Key) -> Future<Void> {
+    let promise = Promise<Void>()
+    queue.async(flags: .barrier) { [self] in
+      if promise.future.isCompleted { return }
+      do {
+        try write(value, key: key.toString())
+        promise.succeed(())
+      } catch {
+        promise.fail(error)
+      }
+    }
+    return promise.future
+  }
+
+  /// Removes every file of the level from its folder (other files are left
+  /// alone, and so are the temporary files of writes other processes have in
+  /// flight). Finishes asynchronously; operations asked for afterwards see an empty level.
+  public func clear() {
+    queue.async(flags: .barrier) { [self] in
+      let names = (try? fileManager.contentsOfDirectory(atPath: path)) ?? []
+      let now = DiskFile.now()
+      for name in names {
+        if DiskCacheLevelFiles.isCacheFile(name) {
+          DiskFile.removeItem(filePath(name))
+        } else if DiskCacheLevelFiles.isTemporaryFile(name), let info = DiskFile.info(filePath(name)),
+          name.hasPrefix(temporaryPrefix) || DiskCacheLevelFiles.isAbandoned(name, modified: info.modified, now: now)
+        {
+          DiskFile.removeItem(filePath(name))
+        }
+      }
+      state.withLock { $0.index.removeAll() }
+    }
+  }
+
+  /// Does nothing: values live on disk, and the little the level keeps in
+  /// memory (sizes and recency of its files) is needed to honor its capacity.
+  public func onMemoryWarning() {}
+
+  // MARK: - Reading
+
+  /// Reads the file of `key` and completes `promise` with its value or the
+  /// reason there is none; then marks the file as recently used.
+  private func read(_ key: String, into promise: Promise<Value>) {
+    let keyBytes = Array(key.utf8)
+    guard let name = fileName(for: keyBytes) else { return promise.fail(FetchError.invalidKey) }
+    let filePath = filePath(name)
+    var contents: DiskFile.Contents
+    switch DiskFile.read(filePath) {
+    case .success(let found):
+      contents = found
+    case .failure(.missing):
+      return promise.fail(FetchError.valueNotInCache)
+    case .failure(.unreadable(let code)):
+      Logger.log("Disk cache could not read \(filePath): \(DiskFile.describe(code))", .warning)
+      return promise.fail(FetchError.valueNotInCache)
+    }
+
+    let file = contents.view
+    let entry: DiskCacheFileFormat.Entry
+    switch DiskCacheFileFormat.inspect(file) {
+    case .success(let valid):
+      entry = valid
+    case .failure(let corruption):
+      Logger.log("Disk cache removes corrupted file \(filePath) (\(corruption))", .warning)
+      removeLater(name, ifStill: contents.identity)
+      return promise.fail(FetchError.valueNotInCache)
+    }
+    let sameKey = keyBytes.withUnsafeBytes { expected in
+      expected.elementsEqual(UnsafeRawBufferPointer(rebasing: file[entry.key]))
+    }
+    // Another key with the same digest: a valid file, but not ours.
+    guard sameKey else { return promise.fail(FetchError.valueNotInCache) }
+    guard entry.encoding == coder.encoding else {
+      Logger.log("Disk cache removes \(filePath): stored with another encoding", .warning)
+      removeLater(name, ifStill: contents.identity)
+      return promise.fail(FetchError.invalidCachedData)
+    }
+
+    let size = UInt64(file.count)
+    let valueRange = entry.value
+    guard let bytes = contents.takeBytes(), let base = bytes.baseAddress else {
+      return promise.fail(FetchError.valueNotInCache)
+    }
+    let offset = valueRange.lowerBound
+    let payload = Data(
+      bytesNoCopy: base + offset,
+      count: valueRange.count,
+      deallocator: .custom { pointer, _ in (pointer - offset).deallocate() }
+    )
+    let value: Value
+    do {
+      value = try coder.decode(payload)
+    } catch {
+      Logger.log("Disk cache removes \(filePath): cannot decode \(Value.self): \(error)", .warning)
+      removeLater(name, ifStill: contents.identity)
+      return promise.fail(FetchError.invalidCachedData)
+    }
+    state.withLock { $0.index.touch(name, size: size) }
+    promise.succeed(value)
+    // After the caller has its value: record the use on disk for later
+    // processes. The file closes when `contents` goes out of scope.
+    contents.touch(unlessNewerThan: recencyTouchInterval)
+  }
+
+  /// Removes the file called `name` when it is still the file that was read
+  /// (a write may have replaced it meanwhile).
+  private func removeLater(_ name: String, ifStill identity: DiskFile.Identity) {
+    queue.async(flags: .barrier) { [self] in
+      let filePath = filePath(name)
+      guard let info = DiskFile.info(filePath), info.identity == identity else { return }
+      DiskFile.removeItem(filePath)
+      state.withLock { _ = $0.index.remove(name) }
+    }
+  }
+
+  // MARK: - Writing
+
+  private func write(_ value: Value, key: String) throws {
+    let keyBytes = Array(key.utf8)
+    guard keyBytes.count <= UInt32.max, let name = fileName(for: keyBytes) else {
+      throw FetchError.invalidKey
+    }
+    let payload: Data
+    do {
+      payload = try coder.encode(value)
+    } catch {
+      throw DiskCacheLevelError.valueEncodingFailed(reason: String(describing: error))
+    }
+    let size = UInt64(DiskCacheFileFormat.headerSize + keyBytes.count + payload.count)
+    guard size <= capacity else {
+      throw DiskCacheLevelError.valueTooLarge(size: size, capacity: capacity)
+    }
+    if !state.withLock({ $0.directoryReady }) {
+      try createDirectory()
+    }
+
+    let destination = filePath(name)
+    let failure: (path: String, errno: Int32)? = payload.withUnsafeBytes { body in
+      let prefix = DiskCacheFileFormat.prefix(key: keyBytes, encoding: coder.encoding, value: body)
+      var failure = attemptWrite(prefix: prefix, body: body, destination: destination)
+      if let first = failure, first.errno == ENOENT, (try? createDirectory()) != nil {
+        // The folder was removed behind the level's back: recreated, try once more.
+        failure = attemptWrite(prefix: prefix, body: body, destination: destination)
+      }
+      return failure
+    }
+    if let failure {
+      throw DiskCacheLevelError.writeFailed(
+        path: failure.path,
+        errno: failure.errno,
+        reason: DiskFile.describe(failure.errno)
+      )
+    }
+
+    state.withLock { $0.index.touch(name, size: size) }
+    evictToCapacity(keeping: name)
+  }
+
+  /// Removes the least recently used files, except `kept`, until the level
+  /// fits its capacity. Runs only in barriers, so no read races the removals.
+  private func evictToCapacity(keeping kept: String?) {
+    let victims: [String] = state.withLock { state in
+      var victims: [String] = []
+      while state.index.totalBytes > capacity,
+        let victim = state.index.leastRecentlyUsed(excluding: kept ?? "")
+      {
+        state.index.remove(victim)
+        victims.append(victim)
+      }
+      return victims
+    }
+    for victim in victims {
+      DiskFile.removeItem(filePath(victim))
+    }
+  }
+
+  private func attemptWrite(
+    prefix: [UInt8],
+    body: UnsafeRawBufferPointer,
+    destination: String
+  ) -> (path: String, errno: Int32)? {
+    let count = state.withLock { state in
+      state.writeCount += 1
+      return state.writeCount
+    }
+    let temporaryPath = filePath(temporaryPrefix + String(count))
+    if let code = hooks.failWrite(temporaryPath) {
+      return (temporaryPath, code)
+    }
+    return DiskFile.writeAtomically(prefix: prefix, body: body, temporaryPath: temporaryPath, path: destination)
+  }
+
+  private func createDirectory() throws {
+    do {
+      try fileManager.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: nil)
+    } catch {
+      state.withLock { $0.directoryReady = false }
+      throw DiskCacheLevelError.couldNotCreateDirectory(path: path, reason: String(describing: error))
+    }
+    state.withLock { $0.directoryReady = true }
+  }
+
+  // MARK: - Index
+
+  /// Lists the folder: cache files join the index, oldest modification first;
+  /// temporary files left by dead processes are removed.
+  private func loadIndex() {
+    let names = (try? fileManager.contentsOfDirectory(atPath: path)) ?? []
+    var found: [(name: String, size: UInt64, modified: Int64)] = []
+    let now = DiskFile.now()
+    for name in names {
+      if DiskCacheLevelFiles.isCacheFile(name) {
+        guard let info = DiskFile.info(filePath(name)), info.isRegularFile else { continue }
+        found.append((name, info.size, info.modified))
+      } else if DiskCacheLevelFiles.isTemporaryFile(name), !name.hasPrefix(temporaryPrefix) {
+        guard let info = DiskFile.info(filePath(name)) else { continue }
+        if DiskCacheLevelFiles.isAbandoned(name, modified: info.modified, now: now) {
+          DiskFile.removeItem(filePath(name))
+        }
+      }
+    }
+    found.sort { ($0.modified, $0.name) < ($1.modified, $1.name) }
+    let files: [(name: String, size: UInt64)] = found.map { ($0.name, $0.size) }
+    state.withLock { $0.index.addOlder(files) }
+  }
+
+  /// The names of the level's files from least to most recently used (for tests).
+  package func filesByRecency() -> [String] {
+    queue.sync(flags: .barrier) { state.withLock { $0.index.namesByRecency } }
+  }
+
+  /// The total size the level believes its files have (for tests).
+  package func indexedBytes() -> UInt64 {
+    queue.sync(flags: .barrier) { state.withLock { $0.index.totalBytes } }
+  }
+
+  // MARK: - Names
+
+  private func fileName(for keyBytes: [UInt8]) -> String? {
+    let stem = hooks.fileStem(keyBytes)
+    guard DiskCacheLevelFiles.isValidStem(stem) else { return nil }
+    return stem + DiskCacheLevelFiles.cacheSuffix
+  }
+
+  private func filePath(_ name: String) -> String {
+    path + "/" + name
+  }
+}
+
+extension DiskCacheLevel where Value == Data {
+  /// Creates a level that stores `Data` byte for byte in the folder at `path`.
+  ///
+  /// - Parameters:
+  ///   - path: the folder of the level, created when missing. Defaults to
+  ///     `com.carlos.default` in the user's cache folder.
+  ///   - capacity: the most bytes the level's files may take together (100 MB by default).
+  ///   - fileManager: creates and lists the folder.
+  public convenience init(
+    path: String = defaultDiskCachePath(),
+    capacity: UInt64 = 100 * 1024 * 1024,
+    fileManager: FileManager = .default
+  ) {
+    self.init(path: path, capacity: capacity, fileManager: fileManager, coder: .data, hooks: .standard)
+  }
+}
+
+extension DiskCacheLevel where Value: Codable {
+  /// Creates a level that stores `Codable` values as JSON (and `Data` byte for
+  /// byte) in the folder at `path`.
+  ///
+  /// - Parameters:
+  ///   - path: the folder of the level, created when missing. Defaults to
+  ///     `com.carlos.default` in the user's cache folder.
+  ///   - capacity: the most bytes the level's files may take together (100 MB by default).
+  ///   - fileManager: creates and lists the folder.
+  @_disfavoredOverload
+  public convenience init(
+    path: String = defaultDiskCachePath(),
+    capacity: UInt64 = 100 * 1024 * 1024,
+    fileManager: FileManager = .default
+  ) {
+    self.init(path: path, capacity: capacity, fileManager: fileManager, coder: .codable, hooks: .standard)
+  }
+}
+
+/// What a ``DiskCacheLevel`` keeps in memory, behind its lock. (Not nested in
+/// the generic class, so that using it needs no generic metadata lookup.)
+private struct DiskCacheLevelState: Sendable {
+  var index = DiskCacheIndex()
+  var directoryReady = false
+  var writeCount: UInt64 = 0
+}
+
+/// A read touches its file (for the recency seen by later processes) only when
+/// the file's timestamp is at least this old, in nanoseconds: 10 ms. Recency
+/// across restarts has about this resolution; within a process it is exact.
+private let recencyTouchInterval: Int64 = 10_000_000
+
+/// The default folder of a ``DiskCacheLevel``: `com.carlos.default` inside the
+/// user's cache folder (`~/.cache` on Linux), or the temporary folder when there is none.
+@usableFromInline
+func defaultDiskCachePath() -> String {
+  let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
+  let base = caches ?? FileManager.default.temporaryDirectory
+  return base.appendingPathComponent("com.carlos.default", isDirectory: true).path
+}

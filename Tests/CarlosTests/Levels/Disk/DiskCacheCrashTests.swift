@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+
+import Carlos
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The value the DiskCrashWriter child stores for `key` (same function as in
+/// Tests/Support/DiskCrashWriter/main.swift).
+private func crashValue(for key: String) -> Data {
+  let seed = XXHash64.hash(Array(key.utf8))
+  let blockCount = 16 + Int(seed % 48)
+  var block = [UInt64](repeating: 0, count: 8_192)
+  for index in block.indices {
+    block[index] = (seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15).littleEndian
+  }
+  var value = Data(capacity: blockCount * 65_536)
+  for blockIndex in 0..<blockCount {
+    block[0] = UInt64(blockIndex).littleEndian
+    block.withUnsafeBytes { value.append(contentsOf: $0) }
+  }
+  return value
+}
+
+/// Finds the DiskCrashWriter executable SwiftPM builds next to the test binary.
+private func crashWriterURL() -> URL? {
+  var starts: [URL] = []
+  if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+    starts.append(URL(fileURLWithPath: executable).deletingLastPathComponent())
+  }
+  starts.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
+  starts.append(Bundle.main.bundleURL)
+  for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+    starts.append(bundle.bundleURL.deletingLastPathComponent())
+  }
+  for start in starts {
+    var directory = start
+    for _ in 0..<4 {
+      let candidate = directory.appendingPathComponent("DiskCrashWriter")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+      directory = directory.deletingLastPathComponent()
+    }
+  }
+  return nil
+}
+
+/// Lines a child prints, collected from its stdout pipe as they arrive.
+private final class LineCollector: Sendable {
+  private let state = Lock((buffer: Data(), lines: [String]()))
+
+  func append(_ data: Data) {
+    state.withLock { state in
+      state.buffer.append(data)
+      while let newline = state.buffer.firstIndex(of: 0x0A) {
+        let line = String(decoding: state.buffer[state.buffer.startIndex..<newline], as: UTF8.self)
+        state.lines.append(line)
+        state.buffer.removeSubrange(state.buffer.startIndex...newline)
+      }
+    }
+  }
+
+  var lines: [String] { state.withLock { $0.lines } }
+}
+
+@Suite("DiskCacheLevel crash safety")
+struct DiskCacheCrashTests {
+  @Test("A writer killed with SIGKILL mid-stream never leaves a wrong or torn value", .timeLimit(.minutes(2)))
+  func sigkillMidStream() async throws {
+    let writer = try #require(crashWriterURL(), "DiskCrashWriter must be built next to the tests")
+    let folder = DiskTestFolder()
+    defer { folder.remove() }
+    let cachePath = folder.child("cache")
+    var completed: [String] = []
+    var killedRounds = 0
+    let rounds = 20
+
+    for round in 0..<rounds {
+      let process = Process()
+      process.executableURL = writer
+      process.arguments = [cachePath, "round\(round)", "1000"]
+      let output = Pipe()
+      process.standardOutput = output
+      let lines = LineCollector()
+      output.fileHandleForReading.readabilityHandler = { handle in lines.append(handle.availableData) }
+      try process.run()
+
+      // Let it finish at least one value, then kill it: in even rounds at a
+      // random moment, in odd rounds just after it starts writing a file (about
+      // half of those kills land between the temporary file's creation and its rename).
+      let deadline = Date().addingTimeInterval(30)
+      let started: @Sendable ([String]) -> Bool = { lines in
+        guard let firstDone = lines.firstIndex(where: { $0.hasPrefix("done ") }) else { return false }
+        return round.isMultiple(of: 2) || lines[firstDone...].contains { $0.hasPrefix("writing ") }
+      }
+      while !started(lines.lines), process.isRunning, Date() < deadline {
+        usleep(500)
+      }
+      usleep(round.isMultiple(of: 2) ? UInt32.random(in: 0..<40_000) : UInt32.random(in: 0..<3_000))
+      if process.isRunning {
+        kill(process.processIdentifier, SIGKILL)
+        killedRounds += 1
+      }
+      process.waitUntilExit()
+      output.fileHandleForReading.readabilityHandler = nil
+      lines.append(output.fileHandleForReading.readDataToEndOfFile())
+      let done = lines.lines.compactMap { line in line.hasPrefix("done ") ? String(line.dropFirst(5)) : nil }
+      #expect(!done.isEmpty, "round \(round): the writer completed nothing before the deadline")
+      completed += done
+    }
+    #expect(killedRounds == rounds)
+
+    // Every file in the folder is a complete, correct value for the key it names.
+    let files = DiskTestFolder.cacheFiles(in: cachePath)
+    #expect(!files.isEmpty)
+    for name in files {
+      let bytes = try Data(contentsOf: URL(fileURLWithPath: cachePath + "/" + name))
+      let checked: Bool = bytes.withUnsafeBytes { raw in
+        guard case .success(let entry) = DiskCacheFileFormat.inspect(raw) else { return false }
+        let key = String(decoding: raw[entry.key], as: UTF8.self)
+        return Data(raw[entry.value]) == crashValue(for: key)
+          && name == DiskCacheHooks.sha256Stem(Array(key.utf8)) + DiskCacheLevelFiles.cacheSuffix
+      }
+      #expect(checked, "\(name) is torn or wrong")
+    }
+
+    // Through the level: every completed key that is still stored reads back
+    // correctly, and the newest one is stored.
+    let level = DiskCacheLevel<String, Data>(path: cachePath, capacity: 64 * 1_048_576)
+    var found = 0
+    for key in completed {
+      if let value = try? await level.get(key).value {
+        #expect(value == crashValue(for: key), "\(key) read back wrong")
+        found += 1
+      }
+    }
+    #expect(found > 0)
+    if let newest = completed.last {
+      #expect(try await level.get(newest).value == crashValue(for: newest))
+    }
+    // A writer killed between its rename and its evictions can leave the folder
+    // over capacity; a level opening the folder trims it.
+    _ = level.filesByRecency()
+    #expect(DiskTestFolder.cacheBytes(in: cachePath) <= 64 * 1_048_576)
+    #expect(level.indexedBytes() == DiskTestFolder.cacheBytes(in: cachePath))
+    // The temporary files of the killed writers are gone once a level opens the folder.
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: cachePath)
+      .filter { DiskCacheLevelFiles.isTemporaryFile($0) }
+    #expect(leftovers.isEmpty)
+  }
+}

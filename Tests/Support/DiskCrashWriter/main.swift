@@ -1,0 +1,49 @@
+// A child process for the disk cache crash test: it stores a stream of large
+// values, each derived from its key, and reports on stdout every file write it
+// starts ("writing <temporary path>") and every set it completes ("done <key>").
+// The test kills it with SIGKILL at a random moment and checks the folder.
+//
+// Usage: DiskCrashWriter <folder> <key prefix> <count>
+import Carlos
+import Foundation
+
+/// The value stored for `key`: 1 to 4 MiB in 64 KiB blocks, each starting with
+/// its index, the rest 64-bit words derived from the key and their position. Keep in sync with DiskCacheCrashTests.
+func crashValue(for key: String) -> Data {
+  let seed = XXHash64.hash(Array(key.utf8))
+  let blockCount = 16 + Int(seed % 48)
+  var block = [UInt64](repeating: 0, count: 8_192)
+  for index in block.indices {
+    block[index] = (seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15).littleEndian
+  }
+  var value = Data(capacity: blockCount * 65_536)
+  for blockIndex in 0..<blockCount {
+    block[0] = UInt64(blockIndex).littleEndian
+    block.withUnsafeBytes { value.append(contentsOf: $0) }
+  }
+  return value
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 4, let count = Int(arguments[3]) else {
+  FileHandle.standardError.write(Data("usage: DiskCrashWriter <folder> <key prefix> <count>\n".utf8))
+  exit(64)
+}
+// Announce each file write as it starts, so the test can kill mid-write.
+let hooks = DiskCacheHooks(failWrite: { path in
+  FileHandle.standardOutput.write(Data("writing \(path)\n".utf8))
+  return nil
+})
+let level = DiskCacheLevel<String, Data>(
+  path: arguments[1], capacity: 64 * 1_048_576, fileManager: .default, coder: .data, hooks: hooks)
+for index in 0..<count {
+  let key = "\(arguments[2])-\(index)"
+  do {
+    try await level.set(crashValue(for: key), forKey: key).value
+  } catch {
+    FileHandle.standardError.write(Data("set \(key) failed: \(error)\n".utf8))
+    exit(1)
+  }
+  FileHandle.standardOutput.write(Data("done \(key)\n".utf8))
+}
+exit(0)
