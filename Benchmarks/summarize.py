@@ -30,7 +30,7 @@ def parse(lines):
             continue
         metric = cells[0]
         try:
-            numbers = [int(c) for c in cells[1:8]]
+            numbers = [float(c) for c in cells[1:8]]
         except ValueError:
             continue
         if metric.startswith("Time (wall clock)"):
@@ -39,7 +39,7 @@ def parse(lines):
             results[name]["p0"] = numbers[0] * scale
             results[name]["p50"] = numbers[2] * scale
         elif metric.startswith("Malloc (total)"):
-            results[name]["mallocs"] = numbers[2]
+            results[name]["mallocs"] = int(numbers[2])
     return results
 
 

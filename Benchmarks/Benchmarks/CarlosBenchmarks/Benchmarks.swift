@@ -15,5 +15,6 @@ let benchmarks: @Sendable () -> Void = {
   futureBenchmarks()
   memoryBaselineBenchmarks()
   diskBaselineBenchmarks()
+  diskLevelBenchmarks()
   poolBenchmarks()
 }

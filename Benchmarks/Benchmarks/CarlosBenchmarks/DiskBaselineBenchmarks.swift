@@ -1,4 +1,5 @@
 import Benchmark
+import Dispatch
 import Foundation
 
 #if canImport(Glibc)
@@ -44,50 +45,61 @@ var diskConfiguration: Benchmark.Configuration {
   return configuration
 }
 
-/// Baselines for the disk level: the same 4 KiB file read and written with plain calls.
+/// The paths of one file per fixture key in a fresh folder, made ahead of the measurement.
+func fixturePaths(_ name: String, written: Bool) -> [String] {
+  let folder = Fixtures.makeTemporaryFolder(name)
+  let paths = (0..<Fixtures.keyCount).map { folder + "/\($0)" }
+  if written {
+    for i in 0..<Fixtures.keyCount { _ = posixWriteAndRename(Fixtures.value(i), to: paths[i]) }
+  }
+  return paths
+}
+
+/// Baselines for the disk level: the same 4 KiB files read and written with plain calls.
 func diskBaselineBenchmarks() {
   let configuration = diskConfiguration
-  Benchmark("disk.get · baseline POSIX open+read+close", configuration: configuration) { benchmark, folder in
-    let paths = (0..<Fixtures.keyCount).map { folder + "/\($0)" }
-    benchmark.startMeasurement()
+
+  Benchmark("disk.get · baseline POSIX open+read+close", configuration: configuration) { benchmark, paths in
     for i in benchmark.scaledIterations {
       blackHole(posixRead(paths[i & (Fixtures.keyCount - 1)]))
     }
-  } setup: { () -> String in
-    let folder = Fixtures.makeTemporaryFolder("posix-read")
-    for i in 0..<Fixtures.keyCount {
-      _ = posixWriteAndRename(Fixtures.value(i), to: folder + "/\(i)")
-    }
-    return folder
+  } setup: {
+    fixturePaths("posix-read", written: true)
   }
 
-  Benchmark("disk.get · baseline FileManager.contents(atPath:)", configuration: configuration) { benchmark, folder in
-    let paths = (0..<Fixtures.keyCount).map { folder + "/\($0)" }
-    benchmark.startMeasurement()
+  Benchmark("disk.get · baseline FileManager.contents(atPath:)", configuration: configuration) { benchmark, paths in
     for i in benchmark.scaledIterations {
       blackHole(FileManager.default.contents(atPath: paths[i & (Fixtures.keyCount - 1)]))
     }
-  } setup: { () -> String in
-    let folder = Fixtures.makeTemporaryFolder("fm-read")
-    for i in 0..<Fixtures.keyCount {
-      _ = posixWriteAndRename(Fixtures.value(i), to: folder + "/\(i)")
-    }
-    return folder
+  } setup: {
+    fixturePaths("filemanager-read", written: true)
   }
 
-  Benchmark("disk.set · baseline POSIX temp write+rename", configuration: configuration) { benchmark, folder in
-    let paths = (0..<Fixtures.keyCount).map { folder + "/\($0)" }
-    benchmark.startMeasurement()
+  // The same read behind the hop the disk level makes: onto a concurrent queue and
+  // back to the awaiting task. Shows how much of the level's time the hop takes.
+  let queue = DispatchQueue(label: "disk-baseline", attributes: .concurrent)
+  Benchmark("disk.get · baseline POSIX read on a DispatchQueue, awaited", configuration: configuration) {
+    benchmark, paths in
+    for i in benchmark.scaledIterations {
+      let path = paths[i & (Fixtures.keyCount - 1)]
+      let data = await withCheckedContinuation { (continuation: CheckedContinuation<Data?, Never>) in
+        queue.async { continuation.resume(returning: posixRead(path)) }
+      }
+      blackHole(data)
+    }
+  } setup: {
+    fixturePaths("posix-read-queue", written: true)
+  }
+
+  Benchmark("disk.set · baseline POSIX temp write+rename", configuration: configuration) { benchmark, paths in
     for i in benchmark.scaledIterations {
       blackHole(posixWriteAndRename(Fixtures.value(i), to: paths[i & (Fixtures.keyCount - 1)]))
     }
   } setup: {
-    Fixtures.makeTemporaryFolder("posix-write")
+    fixturePaths("posix-write", written: false)
   }
 
-  Benchmark("disk.set · baseline Data.write(options: .atomic)", configuration: configuration) { benchmark, folder in
-    let urls = (0..<Fixtures.keyCount).map { URL(fileURLWithPath: folder + "/\($0)") }
-    benchmark.startMeasurement()
+  Benchmark("disk.set · baseline Data.write(options: .atomic)", configuration: configuration) { benchmark, urls in
     for i in benchmark.scaledIterations {
       do {
         try Fixtures.value(i).write(to: urls[i & (Fixtures.keyCount - 1)], options: .atomic)
@@ -96,6 +108,6 @@ func diskBaselineBenchmarks() {
       }
     }
   } setup: {
-    Fixtures.makeTemporaryFolder("data-write")
+    fixturePaths("data-write", written: false).map { URL(fileURLWithPath: $0) }
   }
 }
