@@ -33,12 +33,13 @@ let package = Package(
     ),
     // Cache hit ratios of the memory level on recorded key traces. Not a benchmark: the
     // plugin would run `HitRatio/` as one (its parent folder is called `Benchmarks`), so
-    // the target is rooted at this package's folder and takes only `HitRatio/`'s sources.
+    // the target is rooted at this package's folder and takes only `HitRatio/`'s sources;
+    // every other file here must be excluded (SwiftPM warns about unhandled files).
     .executableTarget(
       name: "HitRatio",
       dependencies: [.product(name: "Carlos", package: "Carlos")],
       path: ".",
-      exclude: ["Benchmarks", "README.md"],
+      exclude: ["Benchmarks", "Scripts", "README.md"],
       sources: ["HitRatio"]
     ),
   ],
