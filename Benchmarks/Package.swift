@@ -39,7 +39,7 @@ let package = Package(
       name: "HitRatio",
       dependencies: [.product(name: "Carlos", package: "Carlos")],
       path: ".",
-      exclude: ["Benchmarks", "Scripts", "README.md"],
+      exclude: ["Benchmarks", "Scripts", "README.md", "HitRatio/README.md", "hit-ratio-table.sh"],
       sources: ["HitRatio"]
     ),
   ],

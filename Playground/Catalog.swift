@@ -19,5 +19,6 @@ let catalog: [Example] = [
   .batching,
   .lanes,
   .memoryWarnings,
+  .memoryLevel,
   .diskLevel,
 ]

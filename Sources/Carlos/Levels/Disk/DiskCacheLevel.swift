@@ -17,7 +17,7 @@ import Foundation
 ///   `capacity` bytes together once a `set` has completed; the least recently
 ///   read or written files are removed first, and a folder found over capacity
 ///   is trimmed when a level opens it. Recency survives restarts through the
-///   files' modification times (a read touches its file just after answering),
+///   files' modification times (every read touches its file),
 ///   with the file system's timestamp resolution and 10 ms for repeated reads.
 /// - Persistence: a new level on the same folder sees the values of earlier ones,
 ///   including those of other processes. Each level counts only the files it
@@ -29,11 +29,16 @@ import Foundation
 ///   is a miss and is removed. Writes are not `fsync`ed, to keep `set` as fast
 ///   as a plain write and rename: a process crash loses nothing that was
 ///   written, but after a power loss a recent value may be missing (never wrong).
-/// - Threads: every operation runs on the level's own queue, never on the
-///   caller's thread; futures complete (and their callbacks run) on that queue.
-///   Reads run concurrently; writes, clears and removals run one at a time and
-///   in the order they were asked for, so a `get` issued after a `set` or
-///   `clear` sees its effect.
+/// - Threads: a `get` answers on the caller's thread with a completed future:
+///   it reads the file (normally from the page cache, a few microseconds, but it
+///   is a blocking read) and never waits for a write in progress. Writes, clears
+///   and removals run on the level's own queue, one at a time and in the order
+///   they were asked for; their futures complete (and callbacks run) there.
+///   Gets still see them in order: a `get` issued after a `set` of its key
+///   answers with that value even while the file is being written (even if
+///   the write then fails), and a `get` issued after `clear()` is a miss for
+///   every key not set since, even before the files are gone. A `get` racing
+///   a `set` of its key gets the old value or the new one, never a mix.
 ///
 /// The `FileManager` given to the initializer is `Sendable` (on Linux too) and
 /// is kept as is; it only creates and lists the folder, while reads and writes
@@ -50,7 +55,7 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   private let fileManager: FileManager
   private let coder: DiskValueCoder<Value>
   private let hooks: DiskCacheHooks
-  /// Reads run as ordinary blocks; writes, clears and removals as barriers.
+  /// Runs writes, clears and removals as barriers (gets do not use it).
   private let queue: DispatchQueue
   private let state: Lock<DiskCacheLevelState>
   /// Starts the name of every temporary file of this level: `.tmp-<pid>-<random>-`.
@@ -90,35 +95,61 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
 
   /// Reads the value stored for `key`.
   ///
-  /// Fails with ``FetchError/valueNotInCache`` when there is no valid file for
-  /// the key (a corrupted one is removed), with ``FetchError/invalidCachedData``
-  /// when the stored value cannot be decoded as `Value`, and with
+  /// Answers on the calling thread with a completed future. Fails with
+  /// ``FetchError/valueNotInCache`` when there is no valid file for the key (a
+  /// corrupted one is removed), with ``FetchError/invalidCachedData`` when the
+  /// stored value cannot be decoded as `Value`, and with
   /// ``FetchError/invalidKey`` when the key cannot be named.
   public func get(_ key: Key) -> Future<Value> {
-    let promise = Promise<Value>()
-    queue.async { [self] in
-      if promise.future.isCompleted { return }
-      read(key.toString(), into: promise)
+    let keyBytes = Array(key.toString().utf8)
+    var lookup = state.withLock { $0.lookUp(keyBytes) }
+    if case .unnamed = lookup {
+      guard let file = name(keyBytes) else { return coder.failed(FetchError.invalidKey) }
+      lookup = state.withLock { state in
+        state.remember(file, of: keyBytes)
+        return state.lookUp(keyBytes, in: file)
+      }
     }
-    return promise.future
+    switch lookup {
+    case .disk(let file, let stamp):
+      return read(file, key: keyBytes, since: stamp)
+    case .pending(let value):
+      // Always a `Value`: only `set` registers pending writes.
+      guard let value = value as? Value else { return coder.failed(FetchError.valueNotInCache) }
+      return coder.succeeded(value)
+    case .miss, .unnamed:
+      return coder.failed(FetchError.valueNotInCache)
+    }
   }
 
   /// Stores `value` for `key`, replacing any earlier value, then removes the
   /// least recently used files until the level fits its capacity.
   ///
-  /// Fails with a ``DiskCacheLevelError`` when the value cannot be encoded, is
-  /// larger than the capacity, or the disk refuses the write; the values stored
-  /// before stay readable.
+  /// The write runs on the level's queue; until it is done, gets of `key`
+  /// answer with `value` (cancelling the returned future before the write
+  /// starts withdraws it). Fails with a ``DiskCacheLevelError`` when the value
+  /// cannot be encoded, is larger than the capacity, or the disk refuses the
+  /// write; the values stored before stay readable.
   @discardableResult
   public func set(_ value: Value, forKey key: Key) -> Future<Void> {
+    let keyBytes = Array(key.toString().utf8)
+    guard keyBytes.count <= UInt32.max, let file = file(of: keyBytes) else {
+      return Future(FetchError.invalidKey)
+    }
+    let name = file.name
+    let generation = state.withLock { $0.beginWrite(name, key: keyBytes, value: value) }
     let promise = Promise<Void>()
+    promise.future.onCancel { [self] in
+      state.withLock { $0.endWrite(name, generation: generation) }
+    }
     queue.async(flags: .barrier) { [self] in
       if promise.future.isCompleted { return }
-      do {
-        try write(value, key: key.toString())
-        promise.succeed(())
-      } catch {
-        promise.fail(error)
+      let outcome = Result { try write(value, key: keyBytes, to: file) }
+      // The file is in place (or the write failed): gets read the disk again.
+      state.withLock { $0.endWrite(name, generation: generation) }
+      switch outcome {
+      case .success: promise.succeed(())
+      case .failure(let error): promise.fail(error)
       }
     }
     return promise.future
@@ -128,6 +159,11 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   /// alone, and so are the temporary files of writes other processes have in
   /// flight). Finishes asynchronously; operations asked for afterwards see an empty level.
   public func clear() {
+    // Writes asked for before the clear are undone by it.
+    state.withLock { state in
+      state.pendingClears += 1
+      state.pendingWrites.removeAll()
+    }
     queue.async(flags: .barrier) { [self] in
       let names = (try? fileManager.contentsOfDirectory(atPath: path)) ?? []
       let now = DiskFile.now()
@@ -140,31 +176,41 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
           DiskFile.removeItem(filePath(name))
         }
       }
-      state.withLock { $0.index.removeAll() }
+      state.withLock { state in
+        state.recordClear()
+        state.pendingClears -= 1
+      }
     }
   }
 
-  /// Does nothing: values live on disk, and the little the level keeps in
-  /// memory (sizes and recency of its files) is needed to honor its capacity.
-  public func onMemoryWarning() {}
+  /// Forgets the file names of recently used keys (they are computed again
+  /// when needed). Values live on disk, and the sizes and recency of the files
+  /// are kept: the level needs them to honor its capacity.
+  public func onMemoryWarning() {
+    state.withLock { $0.forgetFileNames() }
+  }
 
   // MARK: - Reading
 
-  /// Reads the file of `key` and completes `promise` with its value or the
-  /// reason there is none; then marks the file as recently used.
-  private func read(_ key: String, into promise: Promise<Value>) {
-    let keyBytes = Array(key.utf8)
-    guard let name = fileName(for: keyBytes) else { return promise.fail(FetchError.invalidKey) }
-    let filePath = filePath(name)
+  /// Reads `file`, the file of `key`, and returns a future completed with its
+  /// value or the reason there is none; marks the file as recently used.
+  /// `stamp` is the state of the index when the get started.
+  private func read(
+    _ file: DiskCacheLevelState.File,
+    key keyBytes: [UInt8],
+    since stamp: DiskCacheLevelState.Stamp
+  ) -> Future<Value> {
+    let name = file.name
+    let filePath = file.path
     var contents: DiskFile.Contents
     switch DiskFile.read(filePath) {
     case .success(let found):
       contents = found
     case .failure(.missing):
-      return promise.fail(FetchError.valueNotInCache)
+      return coder.failed(FetchError.valueNotInCache)
     case .failure(.unreadable(let code)):
       Logger.log("Disk cache could not read \(filePath): \(DiskFile.describe(code))", .warning)
-      return promise.fail(FetchError.valueNotInCache)
+      return coder.failed(FetchError.valueNotInCache)
     }
 
     let file = contents.view
@@ -175,23 +221,23 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     case .failure(let corruption):
       Logger.log("Disk cache removes corrupted file \(filePath) (\(corruption))", .warning)
       removeLater(name, ifStill: contents.identity)
-      return promise.fail(FetchError.valueNotInCache)
+      return coder.failed(FetchError.valueNotInCache)
     }
     let sameKey = keyBytes.withUnsafeBytes { expected in
       expected.elementsEqual(UnsafeRawBufferPointer(rebasing: file[entry.key]))
     }
     // Another key with the same digest: a valid file, but not ours.
-    guard sameKey else { return promise.fail(FetchError.valueNotInCache) }
+    guard sameKey else { return coder.failed(FetchError.valueNotInCache) }
     guard entry.encoding == coder.encoding else {
       Logger.log("Disk cache removes \(filePath): stored with another encoding", .warning)
       removeLater(name, ifStill: contents.identity)
-      return promise.fail(FetchError.invalidCachedData)
+      return coder.failed(FetchError.invalidCachedData)
     }
 
     let size = UInt64(file.count)
     let valueRange = entry.value
     guard let bytes = contents.takeBytes(), let base = bytes.baseAddress else {
-      return promise.fail(FetchError.valueNotInCache)
+      return coder.failed(FetchError.valueNotInCache)
     }
     let offset = valueRange.lowerBound
     let payload = Data(
@@ -205,13 +251,12 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     } catch {
       Logger.log("Disk cache removes \(filePath): cannot decode \(Value.self): \(error)", .warning)
       removeLater(name, ifStill: contents.identity)
-      return promise.fail(FetchError.invalidCachedData)
+      return coder.failed(FetchError.invalidCachedData)
     }
-    state.withLock { $0.index.touch(name, size: size) }
-    promise.succeed(value)
-    // After the caller has its value: record the use on disk for later
-    // processes. The file closes when `contents` goes out of scope.
+    // Record the use on disk for later processes; the file closes on return.
     contents.touch(unlessNewerThan: recencyTouchInterval)
+    state.withLock { $0.recordRead(name, size: size, since: stamp) }
+    return coder.succeeded(value)
   }
 
   /// Removes the file called `name` when it is still the file that was read
@@ -221,17 +266,14 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
       let filePath = filePath(name)
       guard let info = DiskFile.info(filePath), info.identity == identity else { return }
       DiskFile.removeItem(filePath)
-      state.withLock { _ = $0.index.remove(name) }
+      state.withLock { $0.recordRemoval(name) }
     }
   }
 
   // MARK: - Writing
 
-  private func write(_ value: Value, key: String) throws {
-    let keyBytes = Array(key.utf8)
-    guard keyBytes.count <= UInt32.max, let name = fileName(for: keyBytes) else {
-      throw FetchError.invalidKey
-    }
+  /// Writes `value` for `key` to `file`, then evicts what no longer fits.
+  private func write(_ value: Value, key keyBytes: [UInt8], to file: DiskCacheLevelState.File) throws {
     let payload: Data
     do {
       payload = try coder.encode(value)
@@ -246,7 +288,8 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
       try createDirectory()
     }
 
-    let destination = filePath(name)
+    let name = file.name
+    let destination = file.path
     let failure: (path: String, errno: Int32)? = payload.withUnsafeBytes { body in
       let prefix = DiskCacheFileFormat.prefix(key: keyBytes, encoding: coder.encoding, value: body)
       var failure = attemptWrite(prefix: prefix, body: body, destination: destination)
@@ -264,19 +307,20 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
       )
     }
 
-    state.withLock { $0.index.touch(name, size: size) }
+    state.withLock { $0.recordWrite(name, size: size) }
     evictToCapacity(keeping: name)
   }
 
   /// Removes the least recently used files, except `kept`, until the level
-  /// fits its capacity. Runs only in barriers, so no read races the removals.
+  /// fits its capacity. Runs only in barriers, so no other write races the
+  /// removals (a get reading a victim meanwhile does not put it back in the index).
   private func evictToCapacity(keeping kept: String?) {
     let victims: [String] = state.withLock { state in
       var victims: [String] = []
       while state.index.totalBytes > capacity,
         let victim = state.index.leastRecentlyUsed(excluding: kept ?? "")
       {
-        state.index.remove(victim)
+        state.recordRemoval(victim)
         victims.append(victim)
       }
       return victims
@@ -348,10 +392,20 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
 
   // MARK: - Names
 
-  private func fileName(for keyBytes: [UInt8]) -> String? {
+  /// The file of `keyBytes`, remembered or named now; nil when the key cannot be named.
+  private func file(of keyBytes: [UInt8]) -> DiskCacheLevelState.File? {
+    if let file = state.withLock({ $0.file(of: keyBytes) }) { return file }
+    guard let file = name(keyBytes) else { return nil }
+    state.withLock { $0.remember(file, of: keyBytes) }
+    return file
+  }
+
+  /// Names the file of `keyBytes` (not remembered); nil when the key cannot be named.
+  private func name(_ keyBytes: [UInt8]) -> DiskCacheLevelState.File? {
     let stem = hooks.fileStem(keyBytes)
     guard DiskCacheLevelFiles.isValidStem(stem) else { return nil }
-    return stem + DiskCacheLevelFiles.cacheSuffix
+    let name = stem + DiskCacheLevelFiles.cacheSuffix
+    return DiskCacheLevelState.File(name: name, path: filePath(name))
   }
 
   private func filePath(_ name: String) -> String {
@@ -393,14 +447,6 @@ extension DiskCacheLevel where Value: Codable {
   ) {
     self.init(path: path, capacity: capacity, fileManager: fileManager, coder: .codable, hooks: .standard)
   }
-}
-
-/// What a ``DiskCacheLevel`` keeps in memory, behind its lock. (Not nested in
-/// the generic class, so that using it needs no generic metadata lookup.)
-private struct DiskCacheLevelState: Sendable {
-  var index = DiskCacheIndex()
-  var directoryReady = false
-  var writeCount: UInt64 = 0
 }
 
 /// A read touches its file (for the recency seen by later processes) only when

@@ -66,3 +66,55 @@ func diskTestFailure<T: Sendable>(_ future: Future<T>) async -> (any Error)? {
 func diskTestFileSize(key: String, valueBytes: Int) -> UInt64 {
   UInt64(DiskCacheFileFormat.headerSize + key.utf8.count + valueBytes)
 }
+
+/// Holds one write of a level back, to look at the level while that write is in
+/// flight: pass ``hook(_:)`` as the level's `failWrite` hook, call ``hold()``,
+/// start a `set`, wait for ``waitUntilHeld()``, then ``release()`` it.
+final class DiskWriteGate: Sendable {
+  private struct State {
+    var armed = false
+    var held = false
+    /// The errno the held write fails with once released (nil: it succeeds).
+    var failure: Int32?
+  }
+
+  private let state = Lock(State())
+  private let gate = DispatchSemaphore(value: 0)
+
+  /// Makes the next write wait until ``release(failingWith:)``.
+  func hold() {
+    state.withLock { $0.armed = true }
+  }
+
+  /// Lets the held write go on, or fail with `errno` as if the disk refused it.
+  func release(failingWith errno: Int32? = nil) {
+    state.withLock { $0.failure = errno }
+    gate.signal()
+  }
+
+  /// Waits (at most 10 s) until a write is held; returns whether one is.
+  func waitUntilHeld() async -> Bool {
+    for _ in 0..<10_000 {
+      if state.withLock({ $0.held }) { return true }
+      try? await Task.sleep(nanoseconds: 1_000_000)
+    }
+    return false
+  }
+
+  /// The level's `failWrite` hook.
+  func hook(_ path: String) -> Int32? {
+    let holds = state.withLock { state in
+      let holds = state.armed
+      state.armed = false
+      state.held = holds
+      return holds
+    }
+    guard holds else { return nil }
+    // Bounded, so a failing test cannot hang the suite.
+    _ = gate.wait(timeout: .now() + 20)
+    return state.withLock { state in
+      state.held = false
+      return state.failure
+    }
+  }
+}

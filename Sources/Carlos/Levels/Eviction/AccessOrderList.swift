@@ -1,0 +1,119 @@
+/// Where an entry lives in the eviction policy.
+@usableFromInline
+enum CacheRegion: UInt8, Sendable {
+  /// The admission window (every new entry starts here).
+  case window
+  /// The main area's probation segment (entries not yet used again in main).
+  case probation
+  /// The main area's protected segment (entries used again while in main).
+  case protected
+}
+
+/// The links and bookkeeping of one entry; entries live in an array and refer
+/// to each other by index, so moving an entry allocates nothing.
+@usableFromInline
+struct AccessOrderNode: Sendable {
+  /// The index of the entry used just before this one in the same list, or -1.
+  @usableFromInline var previous: Int
+  /// The index of the entry used just after this one in the same list, or -1.
+  @usableFromInline var next: Int
+  /// The entry's cost (at least 1).
+  @usableFromInline var cost: Int
+  /// The key's hash value, kept so hits need not hash the key again.
+  @usableFromInline var hash: UInt64
+  /// The list the entry belongs to.
+  @usableFromInline var region: CacheRegion
+
+  @inlinable
+  init(cost: Int, hash: UInt64, region: CacheRegion) {
+    previous = -1
+    next = -1
+    self.cost = cost
+    self.hash = hash
+    self.region = region
+  }
+}
+
+/// A doubly linked list of entries in access order, threaded through an array
+/// of ``AccessOrderNode`` by index: the head is the least recently used entry,
+/// the tail the most recently used. Every operation is O(1) and allocates nothing.
+@usableFromInline
+struct AccessOrderList: Sendable {
+  /// The least recently used entry, or -1 when empty.
+  @usableFromInline var head = -1
+  /// The most recently used entry, or -1 when empty.
+  @usableFromInline var tail = -1
+  /// The sum of the costs of the entries in the list.
+  @usableFromInline var cost = 0
+  /// The number of entries in the list.
+  @usableFromInline var count = 0
+
+  @inlinable
+  init() {}
+
+  /// Adds entry `index` as the most recently used.
+  @inlinable
+  mutating func append(_ index: Int, _ nodes: inout ContiguousArray<AccessOrderNode>) {
+    nodes.withUnsafeMutableBufferPointer { append(index, $0) }
+  }
+
+  /// Unlinks entry `index`, which must be in this list.
+  @inlinable
+  mutating func remove(_ index: Int, _ nodes: inout ContiguousArray<AccessOrderNode>) {
+    nodes.withUnsafeMutableBufferPointer { remove(index, $0) }
+  }
+
+  /// Makes entry `index`, which must be in this list, the most recently used.
+  @inlinable
+  mutating func moveToBack(_ index: Int, _ nodes: inout ContiguousArray<AccessOrderNode>) {
+    guard tail != index else { return }
+    nodes.withUnsafeMutableBufferPointer { buffer in
+      remove(index, buffer)
+      append(index, buffer)
+    }
+  }
+
+  // The list's indices are always valid slots of `nodes` (an invariant of the
+  // policy), so the work is done on the array's buffer: one uniqueness check
+  // per operation instead of one per link written.
+
+  @inlinable
+  mutating func append(_ index: Int, _ nodes: UnsafeMutableBufferPointer<AccessOrderNode>) {
+    nodes[index].previous = tail
+    nodes[index].next = -1
+    if tail >= 0 {
+      nodes[tail].next = index
+    } else {
+      head = index
+    }
+    tail = index
+    cost += nodes[index].cost
+    count += 1
+  }
+
+  @inlinable
+  mutating func remove(_ index: Int, _ nodes: UnsafeMutableBufferPointer<AccessOrderNode>) {
+    let previous = nodes[index].previous
+    let next = nodes[index].next
+    if previous >= 0 {
+      nodes[previous].next = next
+    } else {
+      head = next
+    }
+    if next >= 0 {
+      nodes[next].previous = previous
+    } else {
+      tail = previous
+    }
+    nodes[index].previous = -1
+    nodes[index].next = -1
+    cost -= nodes[index].cost
+    count -= 1
+  }
+
+  /// Empties the list (the nodes are left as they are).
+  @inlinable
+  mutating func removeAll() {
+    self = AccessOrderList()
+  }
+}

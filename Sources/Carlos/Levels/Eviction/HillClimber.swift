@@ -1,0 +1,174 @@
+/// Decides how the admission window of W-TinyLFU should change, one sample
+/// period at a time.
+///
+/// The climber keeps the shape of Caffeine's hill climber: a step of 6.25 % of
+/// the capacity that decays by 2 % per period so the window settles, and that
+/// restarts at full size when the hit ratio moves by 5 points or more, so the
+/// window follows a workload that changes. It differs in how it picks the
+/// direction, because comparing the hit ratios of consecutive periods fails on
+/// two kinds of workload: one that drifts (the hit ratio changes for reasons
+/// that have nothing to do with the window), and one with a plateau (small moves
+/// change nothing, so the climber wanders; for example when only a window as
+/// large as the whole cache helps).
+///
+/// - **Direction from ghosts.** Within each period the policy counts *window
+///   gains* (a key recently dropped from the window side — a candidate refused
+///   admission — is asked for again) and *main gains* (a key recently evicted
+///   from main is asked for again); see ``GhostKeys``. Both are measured at the
+///   same time, under the same workload. The window grows when window gains lead
+///   by more than two standard deviations (`2·√(w + m)`), shrinks in the opposite
+///   case, and otherwise stays.
+/// - **The hit ratio has the last word.** Ghosts can be wrong when a move changes
+///   which keys flow through each region (a loop larger than the cache is the
+///   classic case). So a move that is followed by a drop of the hit ratio that is
+///   both large (5 points) and significant (three standard deviations) is undone,
+///   and the same direction is banned for 4 periods, twice as long each time it
+///   happens again (at most 64), until a move holds up.
+/// - **Short periods first.** Sampling starts when the cache is first full. The
+///   first period lasts as many requests as the cache holds entries; each period
+///   is 25 % longer than the previous one, up to ten times the entries
+///   (Caffeine's period), so the window adapts quickly at first, then settles.
+///
+/// The step never falls below one average entry, so the window can always move.
+@usableFromInline
+struct HillClimber: Sendable {
+  /// The full step, as a fraction of the capacity.
+  @usableFromInline static let stepFraction = 0.0625
+  /// Each period the step is multiplied by this.
+  @usableFromInline static let stepDecay = 0.98
+  /// A change of the hit ratio at least this large restarts the step at full
+  /// size; a drop at least this large (and significant) after a move undoes it.
+  @usableFromInline static let restartThreshold = 0.05
+  /// The first period, in requests per entry the cache holds.
+  @usableFromInline static let firstPeriod = 1.0
+  /// The longest period, in requests per entry the cache holds.
+  @usableFromInline static let longestPeriod = 10.0
+  /// Each period is this much longer than the previous one, up to the longest.
+  @usableFromInline static let periodGrowth = 1.25
+  /// How many standard deviations one kind of gain must lead by to move the window.
+  @usableFromInline static let confidence = 2.0
+  /// How many standard deviations a drop must reach to undo a move.
+  @usableFromInline static let vetoConfidence = 3.0
+  /// The first ban of a direction, in periods; each repeated ban doubles it.
+  @usableFromInline static let firstBan = 4
+  /// The longest ban of a direction, in periods.
+  @usableFromInline static let longestBan = 64
+
+  /// Hits in the current period.
+  @usableFromInline var hits = 0
+  /// Misses in the current period.
+  @usableFromInline var misses = 0
+  /// Window gains in the current period (dropped candidates asked for again).
+  @usableFromInline var windowGains = 0
+  /// Main gains in the current period (evicted victims asked for again).
+  @usableFromInline var mainGains = 0
+  /// Whether sampling has started (the cache has been full).
+  @usableFromInline var started = false
+  /// The hit ratio of the previous period, once there is one.
+  @usableFromInline var previousHitRatio: Double?
+  /// The current step, in cost units.
+  @usableFromInline var step: Double
+  /// The full step, in cost units.
+  @usableFromInline let fullStep: Double
+  /// The current period length, in requests per entry.
+  @usableFromInline var period = HillClimber.firstPeriod
+  /// The window change decided at the end of the previous period (0: none).
+  @usableFromInline var lastMove = 0
+  /// The banned direction (+1: growing, -1: shrinking, 0: none).
+  @usableFromInline var banned = 0
+  /// Periods left in the current ban.
+  @usableFromInline var banRemaining = 0
+  /// The length of the last ban (0 when the last move held up).
+  @usableFromInline var banLength = 0
+
+  /// Creates a climber for a cache of `capacity` cost units.
+  @inlinable
+  init(capacity: Int) {
+    fullStep = Self.stepFraction * Double(capacity)
+    step = fullStep
+  }
+
+  /// Starts sampling (called when the cache first evicts).
+  @inlinable
+  mutating func start() {
+    started = true
+    hits = 0
+    misses = 0
+    windowGains = 0
+    mainGains = 0
+  }
+
+  /// Counts a request that hit.
+  @inlinable
+  mutating func recordHit() {
+    hits &+= 1
+  }
+
+  /// Counts a request that missed.
+  @inlinable
+  mutating func recordMiss() {
+    misses &+= 1
+  }
+
+  /// When the current period is complete, starts the next one and returns how
+  /// much the window should change, in cost units (positive: grow; 0: stay).
+  /// Returns `nil` while the period is still running.
+  ///
+  /// - Parameters:
+  ///   - entries: the number of entries the cache holds when full.
+  ///   - averageCost: the average cost of an entry (the smallest step).
+  @inlinable
+  mutating func adjustment(entries: Int, averageCost: Double) -> Int? {
+    guard started else { return nil }
+    let requests = hits &+ misses
+    guard requests > 0, Double(requests) >= period * Double(Swift.max(1, entries)) else {
+      return nil
+    }
+    let hitRatio = Double(hits) / Double(requests)
+    let previous = previousHitRatio
+    let size = Swift.max(step, averageCost)
+    if let previous, abs(hitRatio - previous) >= Self.restartThreshold {
+      step = fullStep
+    } else {
+      step = Self.stepDecay * size
+    }
+    previousHitRatio = hitRatio
+    period = Swift.min(Self.longestPeriod, period * Self.periodGrowth)
+    let direction = Self.direction(windowGains: windowGains, mainGains: mainGains)
+    hits = 0
+    misses = 0
+    windowGains = 0
+    mainGains = 0
+
+    let noise = (2 * hitRatio * (1 - hitRatio) / Double(requests)).squareRoot()
+    if let previous, lastMove != 0,
+      previous - hitRatio >= Swift.max(Self.restartThreshold, Self.vetoConfidence * noise)
+    {
+      let undo = -lastMove
+      banned = lastMove > 0 ? 1 : -1
+      banLength = banLength == 0 ? Self.firstBan : Swift.min(2 * banLength, Self.longestBan)
+      banRemaining = banLength
+      lastMove = 0
+      return undo
+    }
+    if lastMove != 0 { banLength = 0 }
+    if banRemaining > 0 {
+      banRemaining -= 1
+    } else {
+      banned = 0
+    }
+    lastMove = direction == banned ? 0 : direction * Int(size.rounded())
+    return lastMove
+  }
+
+  /// +1 when window gains lead main gains by more than `confidence` standard
+  /// deviations, -1 in the opposite case, otherwise 0.
+  @inlinable
+  static func direction(windowGains: Int, mainGains: Int) -> Int {
+    let lead = Double(windowGains - mainGains)
+    let margin = confidence * Double(windowGains + mainGains).squareRoot()
+    if lead > margin { return 1 }
+    if -lead > margin { return -1 }
+    return 0
+  }
+}

@@ -1,0 +1,30 @@
+/// A small, fast, seedable pseudo-random generator (SplitMix64).
+///
+/// Not cryptographic. The eviction policy uses it to break ties unpredictably;
+/// tests use it to make reproducible random workloads.
+@usableFromInline
+struct SplitMix64: RandomNumberGenerator, Sendable {
+  @usableFromInline var state: UInt64
+
+  /// Creates a generator whose sequence is fully determined by `seed`.
+  @inlinable
+  init(seed: UInt64) {
+    state = seed
+  }
+
+  /// Creates a generator seeded from the system's random source.
+  @inlinable
+  init() {
+    var system = SystemRandomNumberGenerator()
+    state = system.next()
+  }
+
+  @inlinable
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}

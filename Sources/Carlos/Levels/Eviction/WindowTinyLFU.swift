@@ -1,0 +1,382 @@
+/// The eviction policy of ``MemoryCacheLevel``: W-TinyLFU (as in Caffeine), with
+/// plain LRU as a degenerate configuration.
+///
+/// Entries are identified by slot index; the policy keeps their links, costs and
+/// hash values and tells its owner which slots to drop. All sizes are in the
+/// cache's cost units, so regions are sized by cost, not by count.
+///
+/// - New entries enter the **window**, an LRU list (1 % of the capacity at first).
+/// - Entries pushed out of the window become *candidates* for the **main** area,
+///   an SLRU: a **probation** segment, and a **protected** segment (80 % of main)
+///   for entries used again while in main.
+/// - When the cache is over capacity, each candidate duels the probation
+///   segment's least recently used entry (the *victim*): the one with the lower
+///   estimated frequency (``FrequencySketch``) is evicted; a tie evicts the
+///   candidate. A candidate that is already warm (frequency above 5) wins a tie
+///   with probability 1/128, so an attacker cannot pin a victim in place by
+///   flooding the sketch with colliding keys.
+/// - In adaptive mode a ``HillClimber`` moves capacity between window and main,
+///   from 0 to 100 % of the capacity for the window (at 100 % the policy is LRU).
+/// - In LRU mode the whole capacity is the window; there is no main area, no
+///   frequency sketch and no adaptation.
+///
+/// The entry being stored (`pinned`) is never evicted by the store that added it.
+@usableFromInline
+struct WindowTinyLFU: Sendable {
+  /// How the window is sized.
+  @usableFromInline
+  enum Mode: Sendable {
+    case lru, fixedWindow, adaptiveWindow
+  }
+
+  /// The most entries moved between regions by one window change, so a single
+  /// operation stays cheap (a larger change completes as entries flow).
+  @usableFromInline static let transferLimit = 1_000
+  /// A candidate at least this frequent may, rarely, win a frequency tie.
+  @usableFromInline static let warmFrequency = 6
+  /// The window's initial share of the capacity.
+  @usableFromInline static let initialWindowShare = 0.01
+  /// The protected segment's share of the main area.
+  @usableFromInline static let protectedShare = 0.8
+
+  @usableFromInline let mode: Mode
+  /// The total cost the cache may hold.
+  @usableFromInline let capacity: Int
+  /// Links and bookkeeping of every slot (free slots hold stale data).
+  @usableFromInline var nodes: ContiguousArray<AccessOrderNode> = []
+  @usableFromInline var window = AccessOrderList()
+  @usableFromInline var probation = AccessOrderList()
+  @usableFromInline var protected = AccessOrderList()
+  /// The cost the window may hold before it pushes entries out to main.
+  @usableFromInline var windowMaximum: Int
+  /// The cost the protected segment may hold before it demotes entries to probation.
+  @usableFromInline var protectedMaximum: Int
+  @usableFromInline var sketch = FrequencySketch()
+  @usableFromInline var climber: HillClimber
+  /// Candidates recently refused admission (or dropped from the window).
+  @usableFromInline var rejected = GhostKeys()
+  /// Victims recently evicted from main.
+  @usableFromInline var evictedFromMain = GhostKeys()
+  @usableFromInline var random: SplitMix64
+
+  /// Creates an empty policy for `capacity` cost units.
+  @inlinable
+  init(capacity: Int, mode: Mode, random: SplitMix64) {
+    self.mode = mode
+    self.capacity = capacity
+    self.random = random
+    climber = HillClimber(capacity: capacity)
+    switch mode {
+    case .lru:
+      windowMaximum = capacity
+      protectedMaximum = 0
+    case .fixedWindow, .adaptiveWindow:
+      windowMaximum = capacity - Int((1 - Self.initialWindowShare) * Double(capacity))
+      protectedMaximum = Int(Self.protectedShare * Double(capacity - windowMaximum))
+    }
+  }
+
+  /// The sum of the costs of all entries.
+  @inlinable
+  var totalCost: Int { window.cost + probation.cost + protected.cost }
+
+  /// The number of entries.
+  @inlinable
+  var count: Int { window.count + probation.count + protected.count }
+
+  // MARK: Recording uses
+
+  /// Records a read of entry `slot`.
+  @inlinable
+  mutating func recordHit(_ slot: Int) {
+    if mode == .lru {
+      window.moveToBack(slot, &nodes)
+      return
+    }
+    climber.recordHit()
+    sketch.increment(nodes[slot].hash)
+    touch(slot)
+  }
+
+  /// Records a read of a key the cache does not hold.
+  @inlinable
+  mutating func recordMiss() {
+    if mode == .lru { return }
+    climber.recordMiss()
+  }
+
+  /// Moves entry `slot` to the most recently used end of its region, promoting it
+  /// from probation to protected.
+  @inlinable
+  mutating func touch(_ slot: Int) {
+    switch nodes[slot].region {
+    case .window:
+      window.moveToBack(slot, &nodes)
+    case .protected:
+      protected.moveToBack(slot, &nodes)
+    case .probation:
+      if nodes[slot].cost > protectedMaximum {
+        probation.moveToBack(slot, &nodes)
+        return
+      }
+      probation.remove(slot, &nodes)
+      nodes[slot].region = .protected
+      protected.append(slot, &nodes)
+      demoteProtectedOverflow()
+    }
+  }
+
+  /// Moves the least recently used protected entries to probation while the
+  /// protected segment is over its maximum.
+  @inlinable
+  mutating func demoteProtectedOverflow() {
+    var moved = 0
+    while protected.cost > protectedMaximum && moved < Self.transferLimit {
+      let demoted = protected.head
+      if demoted < 0 { break }
+      protected.remove(demoted, &nodes)
+      nodes[demoted].region = .probation
+      probation.append(demoted, &nodes)
+      moved += 1
+    }
+  }
+
+  // MARK: Adding, updating, removing
+
+  /// Adds a new entry in `slot` (a free slot, or `nodes.count`) at the most
+  /// recently used end of the window.
+  @inlinable
+  mutating func insert(_ slot: Int, cost: Int, hash: UInt64) {
+    let node = AccessOrderNode(cost: cost, hash: hash, region: .window)
+    if slot == nodes.count {
+      nodes.append(node)
+    } else {
+      nodes[slot] = node
+    }
+    window.append(slot, &nodes)
+    if mode == .lru { return }
+    sketch.ensureCapacity(count)
+    sketch.increment(hash)
+    if mode == .adaptiveWindow {
+      if rejected.contains(hash) { climber.windowGains += 1 }
+      if evictedFromMain.contains(hash) { climber.mainGains += 1 }
+    }
+  }
+
+  /// Records a new value, of cost `cost`, stored in entry `slot`.
+  @inlinable
+  mutating func update(_ slot: Int, cost: Int) {
+    let delta = cost - nodes[slot].cost
+    nodes[slot].cost = cost
+    switch nodes[slot].region {
+    case .window: window.cost += delta
+    case .probation: probation.cost += delta
+    case .protected: protected.cost += delta
+    }
+    if mode == .lru {
+      window.moveToBack(slot, &nodes)
+      return
+    }
+    sketch.increment(nodes[slot].hash)
+    touch(slot)
+  }
+
+  /// Removes entry `slot` from the policy.
+  @inlinable
+  mutating func remove(_ slot: Int) {
+    switch nodes[slot].region {
+    case .window: window.remove(slot, &nodes)
+    case .probation: probation.remove(slot, &nodes)
+    case .protected: protected.remove(slot, &nodes)
+    }
+  }
+
+  /// Forgets every entry and every count, keeping the configuration.
+  @inlinable
+  mutating func removeAll() {
+    self = WindowTinyLFU(capacity: capacity, mode: mode, random: random)
+  }
+
+  // MARK: Eviction
+
+  /// Evicts entries until the total cost fits the capacity, never evicting
+  /// `pinned`; appends the evicted slots to `evicted`. Then lets the window adapt.
+  ///
+  /// `pinned` alone must fit the capacity.
+  @inlinable
+  mutating func evict(pinned: Int, into evicted: inout [Int]) {
+    if mode == .lru {
+      evictLeastRecentlyUsed(pinned: pinned, into: &evicted)
+      return
+    }
+    let firstCandidate = moveWindowOverflowToProbation(pinned: pinned)
+    evictFromMain(firstCandidate: firstCandidate, pinned: pinned, into: &evicted)
+    if mode == .adaptiveWindow { adaptWindow(evicted: !evicted.isEmpty) }
+  }
+
+  /// LRU mode: evicts the window's least recently used entries.
+  @inlinable
+  mutating func evictLeastRecentlyUsed(pinned: Int, into evicted: inout [Int]) {
+    while totalCost > capacity {
+      var victim = window.head
+      if victim == pinned { victim = nodes[victim].next }
+      if victim < 0 { return }
+      window.remove(victim, &nodes)
+      evicted.append(victim)
+    }
+  }
+
+  /// Moves the window's least recently used entries to the probation segment
+  /// while the window is over its maximum; returns the first one moved, or -1.
+  @inlinable
+  mutating func moveWindowOverflowToProbation(pinned: Int) -> Int {
+    var first = -1
+    var node = window.head
+    var moved = 0
+    while window.cost > windowMaximum && node >= 0 && moved < Self.transferLimit {
+      let next = nodes[node].next
+      if node != pinned {
+        window.remove(node, &nodes)
+        nodes[node].region = .probation
+        probation.append(node, &nodes)
+        if first < 0 { first = node }
+        moved += 1
+      }
+      node = next
+    }
+    return first
+  }
+
+  /// Evicts until the total cost fits: candidates (from `firstCandidate` on in
+  /// probation, then the window's entries) duel the probation victims; when one
+  /// side runs out, the other is evicted in order; when both do, victims are taken
+  /// from protected, then from the window.
+  @inlinable
+  mutating func evictFromMain(firstCandidate: Int, pinned: Int, into evicted: inout [Int]) {
+    var candidate = firstCandidate
+    var candidatesFromWindow = false
+    var victim = probation.head
+    var victimRegion = CacheRegion.probation
+    while totalCost > capacity {
+      if candidate == pinned { candidate = nodes[candidate].next }
+      if victim == pinned { victim = nodes[victim].next }
+      if candidate < 0 && !candidatesFromWindow {
+        candidatesFromWindow = true
+        candidate = window.head
+        continue
+      }
+      if candidate < 0 && victim < 0 {
+        switch victimRegion {
+        case .probation:
+          victimRegion = .protected
+          victim = protected.head
+          continue
+        case .protected:
+          victimRegion = .window
+          victim = window.head
+          continue
+        case .window:
+          return  // only `pinned` is left
+        }
+      }
+      if victim < 0 {
+        let evictee = candidate
+        candidate = nodes[evictee].next
+        evictEntry(evictee, rejected: true, into: &evicted)
+      } else if candidate < 0 {
+        let evictee = victim
+        victim = nodes[evictee].next
+        evictEntry(evictee, rejected: victimRegion == .window, into: &evicted)
+      } else if candidate == victim {
+        victim = nodes[victim].next
+        evictEntry(candidate, rejected: true, into: &evicted)
+        candidate = -1
+      } else if admit(candidate: nodes[candidate].hash, victim: nodes[victim].hash) {
+        let evictee = victim
+        victim = nodes[evictee].next
+        candidate = nodes[candidate].next
+        evictEntry(evictee, rejected: false, into: &evicted)
+      } else {
+        let evictee = candidate
+        candidate = nodes[evictee].next
+        evictEntry(evictee, rejected: true, into: &evicted)
+      }
+    }
+  }
+
+  /// Whether the candidate should replace the victim in main.
+  @inlinable
+  mutating func admit(candidate: UInt64, victim: UInt64) -> Bool {
+    let victimFrequency = sketch.frequency(victim)
+    let candidateFrequency = sketch.frequency(candidate)
+    if candidateFrequency > victimFrequency { return true }
+    if candidateFrequency < Self.warmFrequency { return false }
+    return random.next() & 127 == 0
+  }
+
+  /// Removes entry `slot` from its region, reports it as evicted, and (adaptive
+  /// mode) remembers it as a ghost: `rejected` for the window side, otherwise main.
+  @inlinable
+  mutating func evictEntry(_ slot: Int, rejected isRejected: Bool, into evicted: inout [Int]) {
+    remove(slot)
+    evicted.append(slot)
+    guard mode == .adaptiveWindow else { return }
+    if isRejected {
+      rejected.add(nodes[slot].hash)
+    } else {
+      evictedFromMain.add(nodes[slot].hash)
+    }
+  }
+
+  // MARK: Adaptation
+
+  /// Starts the climber once the cache is full; at the end of each of its
+  /// periods, resizes the window as it decides.
+  @inlinable
+  mutating func adaptWindow(evicted: Bool) {
+    if !climber.started {
+      guard evicted else { return }
+      climber.start()
+      resizeGhosts()
+    }
+    guard let change = climber.adjustment(
+      entries: sketch.sizedFor, averageCost: Double(totalCost) / Double(Swift.max(1, count)))
+    else { return }
+    resizeGhosts()
+    if change != 0 {
+      let before = windowMaximum
+      resizeWindow(to: before + change)
+      // A move cut short at 0 or at the capacity counts for what it did.
+      if climber.lastMove != 0 { climber.lastMove = windowMaximum - before }
+    }
+  }
+
+  /// Ghosts remember as many dropped keys as half the entries the cache holds.
+  @inlinable
+  mutating func resizeGhosts() {
+    rejected.resize(limit: sketch.sizedFor / 2)
+    evictedFromMain.resize(limit: sketch.sizedFor / 2)
+  }
+
+  /// Sets the window's maximum to `newMaximum` (clamped to 0 ... capacity) and
+  /// gives the rest to main (80 % of it protected). A larger window takes main's
+  /// least recently used entries at once; a smaller one keeps its entries until
+  /// the next stores push the overflow out as candidates, which must win
+  /// admission to stay.
+  @inlinable
+  mutating func resizeWindow(to newMaximum: Int) {
+    windowMaximum = Swift.min(Swift.max(0, newMaximum), capacity)
+    protectedMaximum = Int(Self.protectedShare * Double(capacity - windowMaximum))
+    var moved = 0
+    while moved < Self.transferLimit {
+      var entry = probation.head
+      if entry < 0 { entry = protected.head }
+      if entry < 0 || window.cost + nodes[entry].cost > windowMaximum { break }
+      remove(entry)
+      nodes[entry].region = .window
+      window.append(entry, &nodes)
+      moved += 1
+    }
+    demoteProtectedOverflow()
+  }
+}

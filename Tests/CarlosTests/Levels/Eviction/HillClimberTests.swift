@@ -1,0 +1,77 @@
+import Testing
+
+@testable import Carlos
+
+@Suite("HillClimber")
+struct HillClimberTests {
+  /// Runs one full period of `requests` requests with the given outcomes.
+  func period(
+    _ climber: inout HillClimber, entries: Int, hits: Int, misses: Int,
+    windowGains: Int, mainGains: Int
+  ) -> Int? {
+    climber.hits = hits
+    climber.misses = misses
+    climber.windowGains = windowGains
+    climber.mainGains = mainGains
+    return climber.adjustment(entries: entries, averageCost: 1)
+  }
+
+  @Test("does nothing before the cache is full")
+  func waitsForStart() {
+    var climber = HillClimber(capacity: 1_000)
+    #expect(period(&climber, entries: 1_000, hits: 900, misses: 2_000, windowGains: 500, mainGains: 0) == nil)
+  }
+
+  @Test("moves toward the side whose ghosts are asked for again, and holds on a tie")
+  func direction() {
+    var climber = HillClimber(capacity: 1_000)
+    climber.start()
+    #expect(period(&climber, entries: 1_000, hits: 500, misses: 500, windowGains: 100, mainGains: 10) == 63)
+    // The next period is 25 % longer: 1,000 requests are not enough.
+    #expect(period(&climber, entries: 1_000, hits: 500, misses: 500, windowGains: 0, mainGains: 0) == nil)
+    #expect(period(&climber, entries: 1_000, hits: 625, misses: 625, windowGains: 10, mainGains: 100) == -61)
+    #expect(period(&climber, entries: 1_000, hits: 800, misses: 800, windowGains: 50, mainGains: 45) == 0)
+  }
+
+  @Test("the step decays each period, and restarts when the hit ratio jumps")
+  func stepSchedule() {
+    var climber = HillClimber(capacity: 10_000)
+    climber.start()
+    var requests = 10_000
+    var moves: [Int] = []
+    for _ in 0..<4 {
+      moves.append(
+        period(&climber, entries: 10_000, hits: requests / 2, misses: requests - requests / 2,
+               windowGains: 200, mainGains: 0) ?? 0)
+      requests = requests * 5 / 4 + 1
+    }
+    #expect(moves == [625, 613, 600, 588])
+    // Hit ratio jumps from 50 % to 90 %: the step goes back to full size.
+    _ = period(&climber, entries: 10_000, hits: requests * 9 / 10, misses: requests / 10 + 1,
+               windowGains: 200, mainGains: 0)
+    #expect(climber.step == 625)
+  }
+
+  @Test("a move followed by a large significant drop is undone and that direction banned")
+  func veto() {
+    var climber = HillClimber(capacity: 1_000)
+    climber.start()
+    let grow = period(&climber, entries: 1_000, hits: 900, misses: 100, windowGains: 100, mainGains: 0)
+    #expect(grow == 63)
+    // The hit ratio falls from 90 % to 60 %: undo, whatever the ghosts say.
+    let undo = period(&climber, entries: 1_000, hits: 750, misses: 500, windowGains: 100, mainGains: 0)
+    #expect(undo == -63)
+    #expect(climber.banned == 1)
+    // While banned, growing is not allowed.
+    let held = period(&climber, entries: 1_000, hits: 1_000, misses: 600, windowGains: 100, mainGains: 0)
+    #expect(held == 0)
+  }
+
+  @Test("the direction rule needs two standard deviations")
+  func significance() {
+    #expect(HillClimber.direction(windowGains: 30, mainGains: 10) == 1)  // 20 > 2·√40 ≈ 12.6
+    #expect(HillClimber.direction(windowGains: 12, mainGains: 6) == 0)  // 6 < 2·√18 ≈ 8.5
+    #expect(HillClimber.direction(windowGains: 0, mainGains: 9) == -1)  // 9 > 6
+    #expect(HillClimber.direction(windowGains: 0, mainGains: 0) == 0)
+  }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import Testing
+
+@testable import Carlos
+
+/// A value whose cost is chosen by the test and which remembers its key.
+private struct Weighted: ExpensiveObject, Sendable, Equatable {
+  let key: Int
+  let cost: Int
+}
+
+@Suite("MemoryCacheLevel")
+struct MemoryCacheLevelTests {
+  static let policies: [EvictionPolicy] = [.lru, .tinyLFU, .adaptiveTinyLFU]
+
+  @Test("a miss fails with valueNotInCache", arguments: policies)
+  func missFails(policy: EvictionPolicy) {
+    let cache = MemoryCacheLevel<String, Int>(capacity: 10, policy: policy)
+    let result = cache.get("absent").result
+    #expect(result?.error as? FetchError == .valueNotInCache)
+  }
+
+  @Test("a stored value is returned, and set answers with a completed future", arguments: policies)
+  func storesAndReturns(policy: EvictionPolicy) throws {
+    let cache = MemoryCacheLevel<String, String>(capacity: 100, policy: policy)
+    let stored = cache.set("value", forKey: "key")
+    #expect(stored.isCompleted)
+    #expect(stored.result?.value != nil)
+    #expect(try cache.get("key").result?.get() == "value")
+    cache.set("other", forKey: "key")
+    #expect(try cache.get("key").result?.get() == "other")
+    #expect(cache.count == 1)
+    #expect(cache.totalCost == 5)
+  }
+
+  @Test("URL works as a key")
+  func urlKeys() throws {
+    let cache = MemoryCacheLevel<URL, Data>(capacity: 1 << 20)
+    let url = try #require(URL(string: "https://example.com/a.png"))
+    cache.set(Data([1, 2, 3]), forKey: url)
+    #expect(try cache.get(url).result?.get() == Data([1, 2, 3]))
+    let other = try #require(URL(string: "https://example.com/b.png"))
+    #expect(cache.get(other).result?.error as? FetchError == .valueNotInCache)
+  }
+
+  @Test("clear and onMemoryWarning empty the level", arguments: policies)
+  func clearAndMemoryWarning(policy: EvictionPolicy) throws {
+    let cache = MemoryCacheLevel<Int, Int>(capacity: 100, policy: policy)
+    for key in 0..<50 { cache.set(key, forKey: key) }
+    cache.clear()
+    #expect(cache.count == 0)
+    #expect(cache.totalCost == 0)
+    #expect(cache.get(1).result?.error as? FetchError == .valueNotInCache)
+    for key in 0..<50 { cache.set(key, forKey: key) }
+    #expect(try cache.get(7).result?.get() == 7)
+    cache.onMemoryWarning()
+    #expect(cache.count == 0)
+    #expect(cache.get(7).result?.error as? FetchError == .valueNotInCache)
+    cache.set(3, forKey: 3)
+    #expect(try cache.get(3).result?.get() == 3)
+  }
+
+  @Test("a value costing more than the capacity is refused with a clear error", arguments: policies)
+  func tooLarge(policy: EvictionPolicy) throws {
+    let cache = MemoryCacheLevel<String, String>(capacity: 8, policy: policy)
+    cache.set("old", forKey: "a")
+    cache.set("kept", forKey: "b")
+    let refused = cache.set("far too long", forKey: "a")
+    #expect(refused.result?.error as? MemoryCacheLevelError == .valueTooLarge(cost: 12, capacity: 8))
+    // The stale value is gone, the rest is untouched.
+    #expect(cache.get("a").result?.error as? FetchError == .valueNotInCache)
+    #expect(try cache.get("b").result?.get() == "kept")
+    #expect(cache.totalCost == 4)
+  }
+
+  @Test("with no capacity nothing is stored, and nothing crashes")
+  func zeroAndNegativeCapacity() {
+    for capacity in [0, -5] {
+      let cache = MemoryCacheLevel<Int, Int>(capacity: capacity)
+      #expect(cache.capacity == 0)
+      let result = cache.set(1, forKey: 1).result
+      #expect(result?.error as? MemoryCacheLevelError == .valueTooLarge(cost: 1, capacity: 0))
+      #expect(cache.get(1).result?.error as? FetchError == .valueNotInCache)
+    }
+  }
+
+  @Test("costs below 1 count as 1, so the count is bounded too", arguments: policies)
+  func zeroCostValues(policy: EvictionPolicy) {
+    let cache = MemoryCacheLevel<Int, Data>(capacity: 10, policy: policy)
+    for key in 0..<100 { cache.set(Data(), forKey: key) }
+    #expect(cache.count == 10)
+    #expect(cache.totalCost == 10)
+  }
+
+  @Test("LRU evicts the least recently used value")
+  func lruOrder() {
+    let cache = MemoryCacheLevel<String, Int>(capacity: 3, policy: .lru)
+    cache.set(1, forKey: "a")
+    cache.set(2, forKey: "b")
+    cache.set(3, forKey: "c")
+    _ = cache.get("a")  // b is now the least recently used
+    cache.set(4, forKey: "d")
+    #expect(cache.get("b").result?.error != nil)
+    #expect(cache.get("a").result?.value == 1)
+    #expect(cache.get("c").result?.value == 3)
+    #expect(cache.get("d").result?.value == 4)
+    cache.set(30, forKey: "c")  // storing is a use too: a is now the oldest
+    cache.set(5, forKey: "e")
+    #expect(cache.get("a").result?.error != nil)
+    #expect(cache.get("c").result?.value == 30)
+  }
+
+  @Test("a heavy value evicts as many light ones as needed, and is kept", arguments: policies)
+  func weightedEviction(policy: EvictionPolicy) {
+    let cache = MemoryCacheLevel<Int, Weighted>(capacity: 10, policy: policy)
+    for key in 0..<10 { cache.set(Weighted(key: key, cost: 1), forKey: key) }
+    #expect(cache.totalCost == 10)
+    cache.set(Weighted(key: 100, cost: 7), forKey: 100)
+    #expect(cache.get(100).result?.value == Weighted(key: 100, cost: 7))
+    #expect(cache.totalCost <= 10)
+    #expect(cache.count <= 4)
+    cache.set(Weighted(key: 101, cost: 10), forKey: 101)
+    #expect(cache.count == 1)
+    #expect(cache.get(101).result?.value?.key == 101)
+  }
+
+  @Test("total cost never exceeds the capacity, and the value just set is kept (random workloads)")
+  func costBoundProperty() {
+    for seed in 0..<40 {
+      for policy in Self.policies {
+        var random = SplitMix64(seed: UInt64(seed))
+        let capacity = Int.random(in: 1...200, using: &random)
+        let keys = Int.random(in: 1...400, using: &random)
+        let maxCost = Int.random(in: 1...capacity, using: &random)
+        let cache = MemoryCacheLevel<Int, Weighted>(capacity: capacity, policy: policy)
+        for step in 0..<1_500 {
+          let key = Int.random(in: 0..<keys, using: &random)
+          if Bool.random(using: &random) {
+            _ = cache.get(key)
+            continue
+          }
+          let value = Weighted(key: key, cost: Int.random(in: 0...maxCost, using: &random))
+          let stored = cache.set(value, forKey: key)
+          #expect(stored.result?.error == nil)
+          let total = cache.totalCost
+          #expect(
+            total <= capacity,
+            "seed \(seed) \(policy) step \(step): total \(total) > capacity \(capacity)")
+          #expect(cache.get(key).result?.value == value, "seed \(seed) \(policy) step \(step)")
+          if total > capacity { return }
+        }
+        #expect(cache.count <= capacity)
+      }
+    }
+  }
+
+  @Test("many tasks mixing gets and sets never see another key's value", arguments: policies)
+  func concurrentUse(policy: EvictionPolicy) async {
+    let cache = MemoryCacheLevel<Int, Int>(capacity: 300, policy: policy)
+    let wrong = await withTaskGroup(of: Int.self) { group in
+      for task in 0..<8 {
+        group.addTask {
+          var random = SplitMix64(seed: UInt64(task))
+          var wrong = 0
+          for _ in 0..<10_000 {
+            let key = Int.random(in: 0..<1_000, using: &random)
+            if Bool.random(using: &random) {
+              cache.set(key * 1_000_000 + Int.random(in: 0..<1_000_000, using: &random), forKey: key)
+            } else if let value = cache.get(key).result?.value, value / 1_000_000 != key {
+              wrong += 1
+            }
+          }
+          return wrong
+        }
+      }
+      return await group.reduce(0, +)
+    }
+    #expect(wrong == 0)
+    #expect(cache.totalCost <= 300)
+    #expect(cache.count == cache.totalCost)
+  }
+
+  @Test("hits return the same completed future until the value changes")
+  func sharedFutures() {
+    let cache = MemoryCacheLevel<Int, Int>(capacity: 10)
+    cache.set(1, forKey: 1)
+    let first = cache.get(1)
+    first.cancel()  // a completed future ignores cancellation
+    #expect(cache.get(1) === first)
+    #expect(cache.get(1).result?.value == 1)
+    cache.set(2, forKey: 1)
+    #expect(cache.get(1) !== first)
+    #expect(cache.get(1).result?.value == 2)
+  }
+}
