@@ -13,6 +13,8 @@ let benchmarks: @Sendable () -> Void = {
     maxIterations: 2_000
   )
   futureBenchmarks()
+  memoryLevelBenchmarks()
+  compositionBenchmarks()
   memoryBaselineBenchmarks()
   diskBaselineBenchmarks()
   diskLevelBenchmarks()
