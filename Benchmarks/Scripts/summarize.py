@@ -1,6 +1,12 @@
 #!/usr/bin/env python3
 """Turns the text output of `swift package --package-path Benchmarks benchmark`
-(read from stdin) into the Markdown table of Benchmarks/README.md.
+into the Markdown table of Benchmarks/README.md.
+
+    python3 Benchmarks/Scripts/summarize.py run1.txt run2.txt run3.txt
+
+reads one or more runs (stdin when none is given). With several runs, each
+benchmark keeps its best run (lowest p50): on a shared machine the other
+runs measure the neighbours' load rather than the code.
 
 Benchmarks are named `<group> · <subject>`. In each group, a subject that starts
 with `baseline`, `NIO` or `Swift` is a baseline; every other subject is compared
@@ -44,7 +50,14 @@ def parse(lines):
 
 
 def main():
-    results = parse(sys.stdin)
+    runs = [parse(open(path)) for path in sys.argv[1:]] or [parse(sys.stdin)]
+    results = {}
+    for run in runs:
+        for name, figures in run.items():
+            if "p50" not in figures:
+                continue
+            if name not in results or figures["p50"] < results[name]["p50"]:
+                results[name] = figures
     groups = {}
     for name, figures in results.items():
         if "p50" not in figures:
