@@ -73,9 +73,11 @@ def main():
             for baseline, b in baselines or [("—", {})]:
                 ratio50 = f"{s['p50'] / b['p50']:.2f}×" if b.get("p50") else "—"
                 ratio0 = f"{s['p0'] / b['p0']:.2f}×" if b.get("p0") else "—"
+                b50 = f"{b['p50']:.0f}" if b.get("p50") else "—"
+                b0 = f"{b['p0']:.0f}" if b.get("p0") else "—"
                 print(
                     f"| {group} · {subject} | {s['p50']:.0f} | {s['p0']:.0f} | {s.get('mallocs', '—')} "
-                    f"| {baseline} | {b.get('p50', 0):.0f} | {b.get('p0', 0):.0f} | {b.get('mallocs', '—')} "
+                    f"| {baseline} | {b50} | {b0} | {b.get('mallocs', '—')} "
                     f"| {ratio50} | {ratio0} |"
                 )
 
