@@ -1,20 +1,47 @@
 // swift-tools-version: 6.1
-// Minimal manifest for the hit-ratio tool; the lead merges it with the benchmarks' manifest.
+// Benchmarks for Carlos and PiedPiper, each measured next to its baseline in one run:
+//   swift package --package-path Benchmarks benchmark
+// Results and targets: Benchmarks/README.md.
 import PackageDescription
 
 let package = Package(
   name: "CarlosBenchmarks",
   platforms: [.macOS(.v15)],
   dependencies: [
-    .package(name: "Carlos", path: "..")
+    // Named, so that products can say `package: "Carlos"` whatever the clone's folder is called.
+    .package(name: "Carlos", path: ".."),
+    .package(
+      url: "https://github.com/ordo-one/package-benchmark",
+      from: "1.38.1",
+      traits: ["MallocInterposer"]
+    ),
+    .package(url: "https://github.com/apple/swift-nio", "2.101.2"..<"2.102.0"),
   ],
   targets: [
+    // The benchmark plugin runs every executable target whose folder sits in `Benchmarks/`.
+    .executableTarget(
+      name: "CarlosBenchmarks",
+      dependencies: [
+        .product(name: "Carlos", package: "Carlos"),
+        .product(name: "Benchmark", package: "package-benchmark"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOEmbedded", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+      ],
+      path: "Benchmarks/CarlosBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+    ),
+    // Cache hit ratios of the memory level on recorded key traces. Not a benchmark: the
+    // plugin would run `HitRatio/` as one (its parent folder is called `Benchmarks`), so
+    // the target is rooted at this package's folder and takes only `HitRatio/`'s sources;
+    // every other file here must be excluded (SwiftPM warns about unhandled files).
     .executableTarget(
       name: "HitRatio",
       dependencies: [.product(name: "Carlos", package: "Carlos")],
-      path: "HitRatio",
-      exclude: ["README.md"]
-    )
+      path: ".",
+      exclude: ["Benchmarks", "Scripts", "README.md", "HitRatio/README.md", "hit-ratio-table.sh"],
+      sources: ["HitRatio"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,12 @@
+import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A read-only view of a result that arrives asynchronously: a value, an error,
 /// or a cancellation.
@@ -9,42 +17,54 @@
 /// registering thread when the future is already complete. Callbacks are
 /// released as soon as they have run. All members are safe to call from many
 /// threads at once.
+//
+// Thread safety: `storedResult` and `handlers` are guarded by `phase`, an atomic
+// that is either `pending` (nobody is touching them), `busy` (one thread holds
+// them, as a lock) or `completed` (`storedResult` is set for good, `handlers` is
+// empty, and neither changes again). A thread moves `pending` to `busy` with an
+// acquiring compare-exchange, works, then publishes with a releasing store of
+// `pending` or `completed`; a thread that loads `completed` (acquiring) reads
+// `storedResult` without further synchronisation. The busy window covers a
+// few stores only. This replaces a `Mutex`: the hot paths (promise, callback,
+// completion; completed future, map, callback) take one atomic operation each
+// instead of a lock and an unlock, and completed futures are read lock-free.
 public final class Future<Value: Sendable>: Sendable {
   /// A callback that receives the outcome of a future.
   public typealias Callback = @Sendable (FutureResult<Value>) -> Void
 
-  @usableFromInline
-  enum Callbacks {
-    case none
-    case one(Callback)
-    case many([Callback])
-  }
+  /// The three states of `phase`.
+  @usableFromInline static var pending: UInt8 { 0 }
+  @usableFromInline static var busy: UInt8 { 1 }
+  @usableFromInline static var completed: UInt8 { 2 }
 
+  /// See the thread-safety note above.
   @usableFromInline
-  struct State {
-    @usableFromInline var result: FutureResult<Value>?
-    @usableFromInline var callbacks: Callbacks
+  let phase: Atomic<UInt8>
 
-    @inlinable
-    init(result: FutureResult<Value>?) {
-      self.result = result
-      self.callbacks = .none
-    }
-  }
-
+  /// The outcome; guarded by `phase` (written only while `busy`, read once `completed`).
   @usableFromInline
-  let state: Lock<State>
+  @exclusivity(unchecked)
+  nonisolated(unsafe) var storedResult: FutureResult<Value>?
+
+  /// The callbacks waiting for the outcome; guarded by `phase` (touched only while `busy`).
+  @usableFromInline
+  @exclusivity(unchecked)
+  nonisolated(unsafe) var handlers: Handlers
 
   /// Creates a pending future; only PiedPiper completes it (through ``complete(_:)``).
   @inlinable
   init(pending: Void) {
-    state = Lock(State(result: nil))
+    phase = Atomic(Self.pending)
+    storedResult = nil
+    handlers = .none
   }
 
   /// Creates a future that is already complete with `result`.
   @inlinable
   public init(result: FutureResult<Value>) {
-    state = Lock(State(result: result))
+    phase = Atomic(Self.completed)
+    storedResult = result
+    handlers = .none
   }
 
   /// Creates a future that has already succeeded with `value`.
@@ -72,13 +92,36 @@ public final class Future<Value: Sendable>: Sendable {
   /// The result when the future has completed, otherwise `nil`. Never waits.
   @inlinable
   public var result: FutureResult<Value>? {
-    state.withLock { $0.result }
+    if phase.load(ordering: .acquiring) == Self.completed { return storedResult }
+    return nil
   }
 
   /// Whether the future has completed (succeeded, failed or been cancelled).
   @inlinable
   public var isCompleted: Bool {
-    result != nil
+    phase.load(ordering: .acquiring) == Self.completed
+  }
+
+  /// Takes `phase` from `pending` to `busy`. Returns `false`, without taking it,
+  /// when the future is completed.
+  @inlinable
+  func acquire() -> Bool {
+    var spins = 0
+    while true {
+      let (exchanged, seen) = phase.compareExchange(
+        expected: Self.pending, desired: Self.busy, ordering: .acquiring)
+      if exchanged { return true }
+      if seen == Self.completed { return false }
+      spins &+= 1
+      Self.backOff(spins)
+    }
+  }
+
+  /// Waits a little for another thread to leave `busy`: it holds `phase` for a few
+  /// stores only, unless it was descheduled, so yield the processor after a while.
+  @usableFromInline
+  static func backOff(_ spins: Int) {
+    if spins > 64 { sched_yield() }
   }
 
   /// Completes the future unless it is already complete, then runs the pending
@@ -86,25 +129,32 @@ public final class Future<Value: Sendable>: Sendable {
   @inlinable
   @discardableResult
   func complete(_ result: FutureResult<Value>) -> Bool {
-    let callbacks: Callbacks? = state.withLock { state in
-      if state.result != nil { return nil }
-      state.result = result
-      let callbacks = state.callbacks
-      state.callbacks = .none
-      return callbacks
+    guard acquire() else { return false }
+    storedResult = result
+    let waiting = handlers
+    handlers = .none
+    phase.store(Self.completed, ordering: .releasing)
+    switch waiting {
+    case .none:
+      break
+    case .one(let handler):
+      handler.run(result)
+    case .many(let list):
+      for handler in list { handler.run(result) }
     }
-    switch callbacks {
-    case nil:
-      return false
-    case .none?:
-      return true
-    case .one(let callback)?:
-      callback(result)
-      return true
-    case .many(let list)?:
-      for callback in list { callback(result) }
-      return true
+    return true
+  }
+
+  /// Runs `handler` at once when the future is complete, or keeps it until it is.
+  @inlinable
+  func add(_ handler: Handler) {
+    guard acquire() else {
+      // Completed: `storedResult` is set for good.
+      if let result = storedResult { handler.run(result) }
+      return
     }
+    handlers.append(handler)
+    phase.store(Self.pending, ordering: .releasing)
   }
 
   /// Cancels the future. Pending callbacks see `.cancelled`; a future that is
@@ -122,21 +172,7 @@ public final class Future<Value: Sendable>: Sendable {
   @inlinable
   @discardableResult
   public func onCompletion(_ callback: @escaping Callback) -> Future<Value> {
-    let completed: FutureResult<Value>? = state.withLock { state in
-      if let result = state.result { return result }
-      switch state.callbacks {
-      case .none:
-        state.callbacks = .one(callback)
-      case .one(let first):
-        state.callbacks = .many([first, callback])
-      case .many(var list):
-        state.callbacks = .none
-        list.append(callback)
-        state.callbacks = .many(list)
-      }
-      return nil
-    }
-    if let completed { callback(completed) }
+    add(.completion(callback))
     return self
   }
 
@@ -144,26 +180,70 @@ public final class Future<Value: Sendable>: Sendable {
   @inlinable
   @discardableResult
   public func onSuccess(_ callback: @escaping @Sendable (Value) -> Void) -> Future<Value> {
-    onCompletion { result in
-      if case .success(let value) = result { callback(value) }
-    }
+    add(.success(callback))
+    return self
   }
 
   /// Registers a callback for a failure. Runs as described in ``onCompletion(_:)``.
   @inlinable
   @discardableResult
   public func onFailure(_ callback: @escaping @Sendable (any Error) -> Void) -> Future<Value> {
-    onCompletion { result in
-      if case .error(let error) = result { callback(error) }
-    }
+    add(.failure(callback))
+    return self
   }
 
   /// Registers a callback for cancellation. Runs as described in ``onCompletion(_:)``.
   @inlinable
   @discardableResult
   public func onCancel(_ callback: @escaping @Sendable () -> Void) -> Future<Value> {
-    onCompletion { result in
-      if case .cancelled = result { callback() }
+    add(.cancellation(callback))
+    return self
+  }
+}
+
+extension Future {
+  /// A registered callback, kept as the user gave it (no wrapping closure).
+  @usableFromInline
+  enum Handler {
+    case completion(Callback)
+    case success(@Sendable (Value) -> Void)
+    case failure(@Sendable (any Error) -> Void)
+    case cancellation(@Sendable () -> Void)
+
+    /// Calls the callback when `result` is what it waits for.
+    @inlinable
+    func run(_ result: FutureResult<Value>) {
+      switch (self, result) {
+      case (.completion(let callback), _): callback(result)
+      case (.success(let callback), .success(let value)): callback(value)
+      case (.failure(let callback), .error(let error)): callback(error)
+      case (.cancellation(let callback), .cancelled): callback()
+      default: break
+      }
+    }
+  }
+
+  /// The callbacks waiting for the outcome: none, one (the common case, stored
+  /// without an array), or several in registration order.
+  @usableFromInline
+  enum Handlers {
+    case none
+    case one(Handler)
+    case many([Handler])
+
+    /// Adds `handler` after the others.
+    @inlinable
+    mutating func append(_ handler: Handler) {
+      switch self {
+      case .none:
+        self = .one(handler)
+      case .one(let first):
+        self = .many([first, handler])
+      case .many(var list):
+        self = .none
+        list.append(handler)
+        self = .many(list)
+      }
     }
   }
 }
