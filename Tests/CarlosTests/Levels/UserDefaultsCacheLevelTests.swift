@@ -15,7 +15,11 @@ struct UserDefaultsCacheLevelTests {
   }
 
   private func removeSuite(_ name: String) {
-    UserDefaults(suiteName: name)?.removePersistentDomain(forName: name)
+    if let defaults = UserDefaults(suiteName: name) {
+      defaults.removePersistentDomain(forName: name)
+      // Write the now empty suite before deleting its file, so no later write brings the file back.
+      defaults.synchronize()
+    }
     for file in suiteFiles(name) { try? FileManager.default.removeItem(atPath: file) }
   }
 
