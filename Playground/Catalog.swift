@@ -24,4 +24,5 @@ let catalog: [Example] = [
   .networkFetcher,
   .userDefaultsLevel,
   .cacheProvider,
+  .originalReadme,
 ]
