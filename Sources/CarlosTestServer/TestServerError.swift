@@ -3,6 +3,7 @@ public enum TestServerError: Error, Equatable, Sendable, CustomStringConvertible
   /// A socket call failed; carries the call's name and `errno`.
   case socketCallFailed(call: String, errno: Int32)
 
+  /// A human-readable description.
   public var description: String {
     switch self {
     case .socketCallFailed(let call, let errno):

@@ -3,6 +3,7 @@ public enum BatchError: Error, Equatable, Sendable, CustomStringConvertible {
   /// `set` was given a different number of values than keys.
   case keyValueCountMismatch(keys: Int, values: Int)
 
+  /// A human-readable description.
   public var description: String {
     switch self {
     case .keyValueCountMismatch(let keys, let values):

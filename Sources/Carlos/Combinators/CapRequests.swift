@@ -3,6 +3,7 @@ public enum RequestCapperError: Error, Equatable, Sendable, CustomStringConverti
   /// The level was made with a limit below 1, so no get could ever run.
   case invalidLimit(Int)
 
+  /// A human-readable description.
   public var description: String {
     switch self {
     case .invalidLimit(let limit):

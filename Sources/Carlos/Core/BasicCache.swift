@@ -28,22 +28,26 @@ public struct BasicCache<Key: Sendable, Value: Sendable>: CacheLevel {
     self.memoryClosure = memoryClosure
   }
 
+  /// Gets the value for `key` (see ``CacheLevel/get(_:)``).
   @inlinable
   public func get(_ key: Key) -> Future<Value> {
     getClosure(key)
   }
 
+  /// Stores `value` for `key` (see ``CacheLevel/set(_:forKey:)``).
   @inlinable
   @discardableResult
   public func set(_ value: Value, forKey key: Key) -> Future<Void> {
     setClosure(value, key)
   }
 
+  /// Clears the level (see ``CacheLevel/clear()``).
   @inlinable
   public func clear() {
     clearClosure()
   }
 
+  /// Reacts to a memory warning (see ``CacheLevel/onMemoryWarning()``).
   @inlinable
   public func onMemoryWarning() {
     memoryClosure()

@@ -11,6 +11,7 @@ public struct BasicFetcher<Key: Sendable, Value: Sendable>: Fetcher {
     self.getClosure = getClosure
   }
 
+  /// Gets the value for `key` (see ``CacheLevel/get(_:)``).
   @inlinable
   public func get(_ key: Key) -> Future<Value> {
     getClosure(key)

@@ -18,6 +18,7 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
   /// A value transformer could not transform the value.
   case valueTransformationFailed
 
+  /// A human-readable description.
   public var description: String {
     switch self {
     case .valueNotInCache: return "the level holds no value for this key"

@@ -7,8 +7,10 @@ public enum Logger {
   public enum Level: Int, Sendable, Comparable, CustomStringConvertible {
     case debug, info, warning, error
 
+    /// Orders levels by severity, `debug` lowest.
     public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
 
+    /// A human-readable description.
     public var description: String {
       switch self {
       case .debug: return "debug"

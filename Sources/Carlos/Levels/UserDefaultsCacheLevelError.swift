@@ -5,6 +5,7 @@ public enum UserDefaultsCacheLevelError: Error, Equatable, Sendable, CustomStrin
   /// The value could not be encoded; carries the encoder's description.
   case encodingFailed(String)
 
+  /// A human-readable description.
   public var description: String {
     switch self {
     case .invalidSuiteName(let name):

@@ -21,6 +21,7 @@ public struct MemoryReading: Sendable, Equatable, CustomStringConvertible {
     Double(usedBytes) / Double(limitBytes)
   }
 
+  /// A human-readable description.
   public var description: String {
     "\(usedBytes) of \(limitBytes) bytes (\(Int((fractionUsed * 100).rounded()))%)"
   }

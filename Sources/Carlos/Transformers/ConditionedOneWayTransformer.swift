@@ -32,6 +32,7 @@ public struct ConditionedOneWayTransformationBox<Key: Sendable, TypeIn: Sendable
     transformClosure = { _, value in transformer.transform(value) }
   }
 
+  /// Transforms `value`, stored under `key`.
   @inlinable
   public func conditionalTransform(key: Key, value: TypeIn) -> Future<TypeOut> {
     transformClosure(key, value)

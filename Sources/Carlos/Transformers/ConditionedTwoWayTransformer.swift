@@ -42,11 +42,13 @@ public struct ConditionedTwoWayTransformationBox<Key: Sendable, TypeIn: Sendable
     inverseTransformClosure = { _, value in transformer.inverseTransform(value) }
   }
 
+  /// Transforms `value`, stored under `key`.
   @inlinable
   public func conditionalTransform(key: Key, value: TypeIn) -> Future<TypeOut> {
     transformClosure(key, value)
   }
 
+  /// Transforms `value`, stored under `key`, back.
   @inlinable
   public func conditionalInverseTransform(key: Key, value: TypeOut) -> Future<TypeIn> {
     inverseTransformClosure(key, value)

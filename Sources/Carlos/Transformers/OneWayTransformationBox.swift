@@ -8,6 +8,7 @@ public struct OneWayTransformationBox<TypeIn: Sendable, TypeOut: Sendable>: OneW
     transformClosure = transform
   }
 
+  /// Transforms `value`.
   @inlinable
   public func transform(_ value: TypeIn) -> Future<TypeOut> {
     transformClosure(value)

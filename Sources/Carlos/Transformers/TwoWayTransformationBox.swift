@@ -20,11 +20,13 @@ public struct TwoWayTransformationBox<TypeIn: Sendable, TypeOut: Sendable>: TwoW
     self.init(transform: transformer.transform, inverseTransform: transformer.inverseTransform)
   }
 
+  /// Transforms `value`.
   @inlinable
   public func transform(_ value: TypeIn) -> Future<TypeOut> {
     transformClosure(value)
   }
 
+  /// Transforms `value` back.
   @inlinable
   public func inverseTransform(_ value: TypeOut) -> Future<TypeIn> {
     inverseTransformClosure(value)

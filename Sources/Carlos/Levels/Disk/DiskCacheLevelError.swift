@@ -16,6 +16,7 @@ public enum DiskCacheLevelError: Error, Equatable, Sendable, CustomStringConvert
   /// capacity of the level, so it can never be stored.
   case valueTooLarge(size: UInt64, capacity: UInt64)
 
+  /// A human-readable description.
   public var description: String {
     switch self {
     case .couldNotCreateDirectory(let path, let reason):

@@ -18,6 +18,7 @@ public enum NetworkFetcherError: Error, Equatable, Sendable, CustomStringConvert
   /// The transfer failed for another reason; carries the system's description.
   case transferFailed(String)
 
+  /// A human-readable description.
   public var description: String {
     switch self {
     case .unsupportedURL(let url):
