@@ -21,6 +21,10 @@ struct NormalizeTests {
     let first = levels[0].normalize()
     let second = levels[1].normalize()
     #expect(Outcome((first >>> second).get(1)) == .success("one"))
+    let composedDirectly = levels[0] >>> levels[1]
+    #expect(Outcome(composedDirectly.get(1)) == .success("one"))
+    let existential: any CacheLevel<Int, String> = composedDirectly
+    #expect(Outcome(existential.get(1)) == .success("one"))
   }
 
   @Test("normalizing a BasicCache keeps it as it is")
