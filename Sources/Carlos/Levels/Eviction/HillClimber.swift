@@ -23,7 +23,10 @@
 ///   classic case). So a move that is followed by a drop of the hit ratio that is
 ///   both large (5 points) and significant (three standard deviations) is undone,
 ///   and the same direction is banned for 4 periods, twice as long each time it
-///   happens again (at most 64), until a move holds up.
+///   happens again (at most 64), until a move holds up — unless the ghosts of
+///   that same period still call for the move: then the drop is the workload
+///   changing phase (the ghosts measure both sides under the new workload), not
+///   the move's fault.
 /// - **Short periods first.** Sampling starts when the cache is first full. The
 ///   first period lasts as many requests as the cache holds entries; each period
 ///   is 25 % longer than the previous one, up to ten times the entries
@@ -141,7 +144,8 @@ struct HillClimber: Sendable {
     mainGains = 0
 
     let noise = (2 * hitRatio * (1 - hitRatio) / Double(requests)).squareRoot()
-    if let previous, lastMove != 0,
+    let moved = lastMove > 0 ? 1 : -1
+    if let previous, lastMove != 0, direction != moved,
       previous - hitRatio >= Swift.max(Self.restartThreshold, Self.vetoConfidence * noise)
     {
       let undo = -lastMove
