@@ -32,6 +32,11 @@
 ///   is 25 % longer than the previous one, up to ten times the entries
 ///   (Caffeine's period), so the window adapts quickly at first, then settles.
 ///
+/// - **Momentum.** A move in the same direction as the previous one is twice as
+///   large (up to four steps), as in gradient descent with momentum, so a window
+///   that has far to go (e.g. all the way to LRU) gets there in a few periods;
+///   a stay, a turn or an undo brings it back to one step.
+///
 /// The step never falls below one average entry, so the window can always move.
 @usableFromInline
 struct HillClimber: Sendable {
@@ -56,6 +61,8 @@ struct HillClimber: Sendable {
   @usableFromInline static let firstBan = 4
   /// The longest ban of a direction, in periods.
   @usableFromInline static let longestBan = 64
+  /// The most steps one move can make when moves keep the same direction.
+  @usableFromInline static let maximumBoost = 4.0
 
   /// Hits in the current period.
   @usableFromInline var hits = 0
@@ -83,6 +90,9 @@ struct HillClimber: Sendable {
   @usableFromInline var banRemaining = 0
   /// The length of the last ban (0 when the last move held up).
   @usableFromInline var banLength = 0
+  /// Momentum: how many steps the next move makes (doubles while moves keep
+  /// the same direction, up to `maximumBoost`; back to 1 otherwise).
+  @usableFromInline var boost = 1.0
 
   /// Creates a climber for a cache of `capacity` cost units.
   @inlinable
@@ -153,6 +163,7 @@ struct HillClimber: Sendable {
       banLength = banLength == 0 ? Self.firstBan : Swift.min(2 * banLength, Self.longestBan)
       banRemaining = banLength
       lastMove = 0
+      boost = 1
       return undo
     }
     if lastMove != 0 { banLength = 0 }
@@ -161,7 +172,15 @@ struct HillClimber: Sendable {
     } else {
       banned = 0
     }
-    lastMove = direction == banned ? 0 : direction * Int(size.rounded())
+    let previousMove = lastMove
+    if direction == banned || direction == 0 {
+      lastMove = 0
+      boost = 1
+      return 0
+    }
+    let sameWay = (previousMove > 0 && direction > 0) || (previousMove < 0 && direction < 0)
+    boost = sameWay ? Swift.min(Self.maximumBoost, 2 * boost) : 1
+    lastMove = direction * Int((size * boost).rounded())
     return lastMove
   }
 

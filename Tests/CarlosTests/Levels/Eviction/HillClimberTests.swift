@@ -38,14 +38,14 @@ struct HillClimberTests {
     var climber = HillClimber(capacity: 10_000)
     climber.start()
     var requests = 10_000
-    var moves: [Int] = []
+    var steps: [Int] = []
     for _ in 0..<4 {
-      moves.append(
-        period(&climber, entries: 10_000, hits: requests / 2, misses: requests - requests / 2,
-               windowGains: 200, mainGains: 0) ?? 0)
+      _ = period(&climber, entries: 10_000, hits: requests / 2, misses: requests - requests / 2,
+                 windowGains: 200, mainGains: 0)
+      steps.append(Int(climber.step.rounded()))
       requests = requests * 5 / 4 + 1
     }
-    #expect(moves == [625, 613, 600, 588])
+    #expect(steps == [613, 600, 588, 576])
     // Hit ratio jumps from 50 % to 90 %: the step goes back to full size.
     _ = period(&climber, entries: 10_000, hits: requests * 9 / 10, misses: requests / 10 + 1,
                windowGains: 200, mainGains: 0)
@@ -73,10 +73,31 @@ struct HillClimberTests {
     climber.start()
     let grow = period(&climber, entries: 1_000, hits: 900, misses: 100, windowGains: 100, mainGains: 0)
     #expect(grow == 63)
-    // Same 30-point drop, but window gains still lead clearly: the workload changed; keep growing.
+    // Same 30-point drop, but window gains still lead clearly: the workload changed; keep
+    // growing (two steps of 61: momentum).
     let next = period(&climber, entries: 1_000, hits: 750, misses: 500, windowGains: 100, mainGains: 0)
-    #expect(next == 61)
+    #expect(next == 123)
     #expect(climber.banned == 0)
+  }
+
+  @Test("momentum: moves double while they keep one direction, up to four steps, and reset on a change")
+  func momentum() {
+    var climber = HillClimber(capacity: 10_000)
+    climber.start()
+    var requests = 10_000
+    func next(windowGains: Int, mainGains: Int) -> Int {
+      let move = period(&climber, entries: 10_000, hits: requests / 2, misses: requests - requests / 2,
+                        windowGains: windowGains, mainGains: mainGains) ?? 0
+      requests = requests * 5 / 4 + 1
+      return move
+    }
+    // Steps 625, 613, 600, 588, 576 (2 % decay), times 1, 2, 4, 4, then 1 after the turn.
+    #expect(next(windowGains: 200, mainGains: 0) == 625)
+    #expect(next(windowGains: 200, mainGains: 0) == 1_225)
+    #expect(next(windowGains: 200, mainGains: 0) == 2_401)
+    #expect(next(windowGains: 200, mainGains: 0) == 2_353)
+    #expect(next(windowGains: 0, mainGains: 200) == -576)
+    #expect(climber.boost == 1)
   }
 
   @Test("the direction rule needs two standard deviations")
