@@ -32,10 +32,11 @@
 ///   is 25 % longer than the previous one, up to ten times the entries
 ///   (Caffeine's period), so the window adapts quickly at first, then settles.
 ///
-/// - **Momentum.** A move in the same direction as the previous one is twice as
-///   large (up to four steps), as in gradient descent with momentum, so a window
-///   that has far to go (e.g. all the way to LRU) gets there in a few periods;
-///   a stay, a turn or an undo brings it back to one step.
+/// - **Momentum.** While the hit ratio does not fall, a move in the same
+///   direction as the previous one is twice as large (up to four steps), as in
+///   gradient descent with momentum, so a window that has far to go (e.g. all
+///   the way to LRU) gets there in a few periods; a stay, a turn, an undo or a
+///   lower hit ratio brings it back to one step.
 ///
 /// The step never falls below one average entry, so the window can always move.
 @usableFromInline
@@ -91,7 +92,8 @@ struct HillClimber: Sendable {
   /// The length of the last ban (0 when the last move held up).
   @usableFromInline var banLength = 0
   /// Momentum: how many steps the next move makes (doubles while moves keep
-  /// the same direction, up to `maximumBoost`; back to 1 otherwise).
+  /// the same direction and the hit ratio does not fall, up to `maximumBoost`;
+  /// back to 1 otherwise).
   @usableFromInline var boost = 1.0
 
   /// Creates a climber for a cache of `capacity` cost units.
@@ -179,7 +181,8 @@ struct HillClimber: Sendable {
       return 0
     }
     let sameWay = (previousMove > 0 && direction > 0) || (previousMove < 0 && direction < 0)
-    boost = sameWay ? Swift.min(Self.maximumBoost, 2 * boost) : 1
+    let improving = hitRatio >= (previous ?? 0)
+    boost = sameWay && improving ? Swift.min(Self.maximumBoost, 2 * boost) : 1
     lastMove = direction * Int((size * boost).rounded())
     return lastMove
   }
