@@ -12,10 +12,11 @@ let package = Package(
   targets: [
     .target(name: "PiedPiper"),
     .target(name: "Carlos", dependencies: ["PiedPiper"]),
-    .executableTarget(name: "Playground", dependencies: ["Carlos"], path: "Playground"),
+    .target(name: "CarlosTestServer", dependencies: ["PiedPiper"]),
+    .executableTarget(name: "Playground", dependencies: ["Carlos", "CarlosTestServer"], path: "Playground"),
     .testTarget(name: "PiedPiperTests", dependencies: ["PiedPiper"]),
     .executableTarget(name: "DiskCrashWriter", dependencies: ["Carlos"], path: "Tests/Support/DiskCrashWriter"),
-    .testTarget(name: "CarlosTests", dependencies: ["Carlos", "DiskCrashWriter"]),
+    .testTarget(name: "CarlosTests", dependencies: ["Carlos", "CarlosTestServer", "DiskCrashWriter"]),
   ],
   swiftLanguageModes: [.v6]
 )

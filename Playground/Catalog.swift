@@ -21,4 +21,8 @@ let catalog: [Example] = [
   .memoryWarnings,
   .memoryLevel,
   .diskLevel,
+  .networkFetcher,
+  .userDefaultsLevel,
+  .cacheProvider,
+  .originalReadme,
 ]

@@ -9,7 +9,12 @@ extension CacheLevel {
   ) -> BasicCache<KeyType, OutputType> {
     BasicCache(
       getClosure: { key in
-        condition(key).flatMap { (allowed: Bool) -> Future<OutputType> in
+        let verdict = condition(key)
+        // Fast path: a condition decided at once needs no continuation closure.
+        if case .success(let allowed)? = verdict.result {
+          return allowed ? self.get(key) : Future(FetchError.conditionNotSatisfied)
+        }
+        return verdict.flatMap { (allowed: Bool) -> Future<OutputType> in
           allowed ? self.get(key) : Future(FetchError.conditionNotSatisfied)
         }
       },

@@ -7,7 +7,12 @@ extension CacheLevel {
     _ transformer: Transformer
   ) -> BasicCache<Transformer.TypeIn, OutputType> where Transformer.TypeOut == KeyType {
     BasicCache(
-      getClosure: { key in transformer.transform(key).flatMap { self.get($0) } },
+      getClosure: { key in
+        let transformed = transformer.transform(key)
+        // Fast path: a key transformed at once needs no continuation closure.
+        if case .success(let levelKey)? = transformed.result { return self.get(levelKey) }
+        return transformed.flatMap { self.get($0) }
+      },
       setClosure: { value, key in
         transformer.transform(key).flatMap { self.set(value, forKey: $0) }
       },

@@ -4,14 +4,14 @@ import Testing
 @Suite("Capping requests")
 struct CapRequestsTests {
   @Test("10,000 requests from 8 threads never run more than n inner gets at once", arguments: [1, 3, 16])
-  func neverMoreThanLimit(limit: Int) {
+  func neverMoreThanLimit(limit: Int) async {
     let probe = ProbeLevel<Int>(.background)
     let capped = probe.capRequests(limit)
-    let futures = issueConcurrently(threads: 8, perThread: 1_250) { thread, index in
+    let futures = await issueConcurrently(threads: 8, perThread: 1_250) { thread, index in
       capped.get(thread * 10_000 + index)
     }
     #expect(futures.count == 10_000)
-    let allCompleted = waitUntilCompleted(futures, timeout: 60)
+    let allCompleted = await waitUntilCompleted(futures, timeout: 60)
     #expect(allCompleted)
     let failures = futures.filter { $0.result?.value == nil }.count
     #expect(failures == 0)
@@ -22,10 +22,10 @@ struct CapRequestsTests {
   }
 
   @Test("inner gets that complete at once never exceed the cap either", arguments: [1, 2])
-  func immediateInnerLevel(limit: Int) {
+  func immediateInnerLevel(limit: Int) async {
     let probe = ProbeLevel<Int>(.immediate)
     let capped = probe.capRequests(limit)
-    let futures = issueConcurrently(threads: 8, perThread: 500) { thread, index in
+    let futures = await issueConcurrently(threads: 8, perThread: 500) { thread, index in
       capped.get(thread * 1_000 + index)
     }
     let failures = futures.filter { $0.result?.value == nil }.count

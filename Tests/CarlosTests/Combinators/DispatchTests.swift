@@ -38,7 +38,7 @@ struct DispatchTests {
   }
 
   @Test("get, set, clear and memory warnings all run on the given queue")
-  func everyOperationOnQueue() {
+  func everyOperationOnQueue() async {
     let spy = QueueSpy()
     let cache = spy.level.dispatch(spy.queue)
     let get = cache.get("abc")
@@ -48,19 +48,19 @@ struct DispatchTests {
     for _ in 0..<4 {
       #expect(spy.done.wait(timeout: .now() + 10) == .success)
     }
-    #expect(waitUntilCompleted([get], timeout: 10))
-    #expect(waitUntilCompleted([set], timeout: 10))
+    #expect(await waitUntilCompleted([get], timeout: 10))
+    #expect(await waitUntilCompleted([set], timeout: 10))
     #expect(get.result?.value == 3)
     #expect(set.result?.value != nil)
     #expect(spy.seen.withLock { $0 } == ["get": true, "set": true, "clear": true, "memory": true])
   }
 
   @Test("the level's failures come through")
-  func failuresComeThrough() {
+  func failuresComeThrough() async {
     let queue = DispatchQueue(label: "DispatchTests.failures")
     let cache = SpyLevel<String, Int>().dispatch(queue)
     let get = cache.get("missing")
-    #expect(waitUntilCompleted([get], timeout: 10))
+    #expect(await waitUntilCompleted([get], timeout: 10))
     #expect(get.result?.error as? FetchError == .valueNotInCache)
   }
 

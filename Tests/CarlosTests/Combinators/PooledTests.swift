@@ -29,13 +29,13 @@ struct PooledTests {
   }
 
   @Test("gets racing with completions never run two inner requests for one key at once")
-  func noRaceWindow() {
+  func noRaceWindow() async {
     let probe = ProbeLevel<String>(.background)
     let pool = probe.pooled()
-    let futures = issueConcurrently(threads: 8, perThread: 500) { thread, index in
+    let futures = await issueConcurrently(threads: 8, perThread: 500) { thread, index in
       pool.get(index % 2 == 0 ? "a" : "b")
     }
-    let allCompleted = waitUntilCompleted(futures)
+    let allCompleted = await waitUntilCompleted(futures)
     #expect(allCompleted)
     #expect(probe.maxInFlightForOneKey == 1)
     #expect(probe.getCount < 4_000)

@@ -45,7 +45,7 @@ struct MemoryPressureMonitorTests {
   }
 
   @Test("once started it polls by itself, and stops when told")
-  func startAndStop() throws {
+  func startAndStop() async throws {
     let center = NotificationCenter()
     let level = SpyLevel<String, Int>()
     let token = level.listenToMemoryWarnings(notificationCenter: center)
@@ -59,16 +59,16 @@ struct MemoryPressureMonitorTests {
     #expect(monitor.isRunning)
     var waited = 0
     while reads.withLock({ $0 }) < 5 && waited < 500 {
-      Thread.sleep(forTimeInterval: 0.01)
+      try await Task.sleep(nanoseconds: 10_000_000)
       waited += 1
     }
     #expect(reads.withLock { $0 } >= 5)
     #expect(level.memoryWarnings == 1)
     monitor.stop()
     #expect(!monitor.isRunning)
-    Thread.sleep(forTimeInterval: 0.05)
+    try await Task.sleep(nanoseconds: 50_000_000)
     let readsAfterStop = reads.withLock { $0 }
-    Thread.sleep(forTimeInterval: 0.1)
+    try await Task.sleep(nanoseconds: 100_000_000)
     #expect(reads.withLock { $0 } == readsAfterStop)
     unsubscribeToMemoryWarnings(token)
   }

@@ -123,37 +123,49 @@ final class ProbeLevel<Key: Hashable & Sendable>: CacheLevel {
   }
 }
 
-/// Waits, up to `timeout` seconds, until every future has completed. Returns whether they all did.
-func waitUntilCompleted<T: Sendable>(_ futures: [Future<T>], timeout: Double = 20) -> Bool {
-  let group = DispatchGroup()
-  for future in futures {
-    group.enter()
-    future.onCompletion { _ in group.leave() }
+/// Waits, without blocking a thread of the shared pool, until every future has
+/// completed or `timeout` seconds have passed; returns whether all completed.
+func waitUntilCompleted<T: Sendable>(_ futures: [Future<T>], timeout: Double = 20) async -> Bool {
+  await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+    let pending = Lock<CheckedContinuation<Bool, Never>?>(continuation)
+    let resume: @Sendable (Bool) -> Void = { completed in
+      pending.withLock { $0.take() }?.resume(returning: completed)
+    }
+    let group = DispatchGroup()
+    for future in futures {
+      group.enter()
+      future.onCompletion { _ in group.leave() }
+    }
+    group.notify(queue: .global()) { resume(true) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { resume(false) }
   }
-  return group.wait(timeout: .now() + timeout) == .success
 }
 
 /// Runs `body(thread, index)` `perThread` times on each of `threads` threads,
-/// started together, and returns every future it made.
+/// started together, and returns every future it made. Waits without blocking
+/// a thread of the shared pool.
 func issueConcurrently<T: Sendable>(
   threads: Int,
   perThread: Int,
   _ body: @escaping @Sendable (_ thread: Int, _ index: Int) -> Future<T>
-) -> [Future<T>] {
-  let collected = Lock<[Future<T>]>([])
-  let go = DispatchSemaphore(value: 0)
-  let done = DispatchSemaphore(value: 0)
-  for thread in 0..<threads {
-    Thread {
-      go.wait()
-      var mine: [Future<T>] = []
-      mine.reserveCapacity(perThread)
-      for index in 0..<perThread { mine.append(body(thread, index)) }
-      collected.withLock { $0.append(contentsOf: mine) }
-      done.signal()
-    }.start()
+) async -> [Future<T>] {
+  await withCheckedContinuation { (continuation: CheckedContinuation<[Future<T>], Never>) in
+    let collected = Lock<(futures: [Future<T>], running: Int)>(([], threads))
+    let go = DispatchSemaphore(value: 0)
+    for thread in 0..<threads {
+      Thread {
+        go.wait()
+        var mine: [Future<T>] = []
+        mine.reserveCapacity(perThread)
+        for index in 0..<perThread { mine.append(body(thread, index)) }
+        let all: [Future<T>]? = collected.withLock { state in
+          state.futures.append(contentsOf: mine)
+          state.running -= 1
+          return state.running == 0 ? state.futures : nil
+        }
+        if let all { continuation.resume(returning: all) }
+      }.start()
+    }
+    for _ in 0..<threads { go.signal() }
   }
-  for _ in 0..<threads { go.signal() }
-  for _ in 0..<threads { done.wait() }
-  return collected.withLock { $0 }
 }

@@ -96,13 +96,18 @@ struct DiskCacheCrashTests {
         guard let firstDone = lines.firstIndex(where: { $0.hasPrefix("done ") }) else { return false }
         return round.isMultiple(of: 2) || lines[firstDone...].contains { $0.hasPrefix("writing ") }
       }
+      // Sleep without blocking a thread of the shared pool: other tests run meanwhile.
       while !started(lines.lines), process.isRunning, Date() < deadline {
-        usleep(500)
+        try await Task.sleep(nanoseconds: 500_000)
       }
-      usleep(round.isMultiple(of: 2) ? UInt32.random(in: 0..<40_000) : UInt32.random(in: 0..<3_000))
+      let pause = round.isMultiple(of: 2) ? UInt64.random(in: 0..<40_000) : UInt64.random(in: 0..<3_000)
+      try await Task.sleep(nanoseconds: pause * 1_000)
       if process.isRunning {
         kill(process.processIdentifier, SIGKILL)
         killedRounds += 1
+      }
+      while process.isRunning {
+        try await Task.sleep(nanoseconds: 1_000_000)
       }
       process.waitUntilExit()
       output.fileHandleForReading.readabilityHandler = nil

@@ -1,0 +1,75 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A level that fetches the bytes at a URL over HTTP(S); it stores nothing.
+///
+/// A status outside 200–299 fails with ``NetworkFetcherError/statusCode(_:)``;
+/// a body larger than ``maximumResponseSize`` fails with
+/// ``NetworkFetcherError/responseTooLarge(limit:)`` without reading the rest;
+/// when nothing arrives for ``timeout`` seconds the request fails with
+/// ``NetworkFetcherError/timedOut``. Cancelling the returned future cancels the
+/// HTTP request and the future ends cancelled. Safe to use from many threads.
+///
+/// Each fetcher owns one `URLSession`, released when the fetcher is.
+public final class NetworkFetcher: Fetcher {
+  public typealias KeyType = URL
+  public typealias OutputType = Data
+
+  /// The default limit on a response body: 50 MiB.
+  public static let defaultMaximumResponseSize = 50 * 1024 * 1024
+
+  /// Seconds without any data from the server before a request fails.
+  public let timeout: TimeInterval
+  /// The largest response body, in bytes, the fetcher accepts.
+  public let maximumResponseSize: Int
+
+  private let session: URLSession
+  private let delegate: NetworkTransferDelegate
+
+  /// Creates a fetcher.
+  ///
+  /// - Parameters:
+  ///   - timeout: seconds without any data from the server before a request
+  ///     fails with ``NetworkFetcherError/timedOut``.
+  ///   - maximumResponseSize: the largest body, in bytes, a request may return.
+  ///   - configuration: the session configuration (caching, headers, proxies);
+  ///     the fetcher never uses a URL cache of its own, Carlos levels do the caching.
+  public init(
+    timeout: TimeInterval = 30,
+    maximumResponseSize: Int = NetworkFetcher.defaultMaximumResponseSize,
+    configuration: URLSessionConfiguration = .ephemeral
+  ) {
+    self.timeout = max(timeout, 0.001)
+    self.maximumResponseSize = max(maximumResponseSize, 0)
+    delegate = NetworkTransferDelegate(timeout: self.timeout, maximumResponseSize: self.maximumResponseSize)
+    session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+  }
+
+  deinit {
+    session.finishTasksAndInvalidate()
+  }
+
+  /// Fetches the body at `key`.
+  ///
+  /// Fails with a ``NetworkFetcherError`` when the URL is not http(s), the
+  /// server cannot be reached, answers with a status outside 200–299, sends a
+  /// body that is too large, or stays silent longer than ``timeout``.
+  public func get(_ key: URL) -> Future<Data> {
+    guard let scheme = key.scheme?.lowercased(), scheme == "http" || scheme == "https", key.host != nil else {
+      return Future(NetworkFetcherError.unsupportedURL(key))
+    }
+    // The session's own timer is a backstop; the delegate enforces `timeout`
+    // precisely (the session rounds fractional timeouts down on Linux).
+    let request = URLRequest(
+      url: key,
+      cachePolicy: .reloadIgnoringLocalCacheData,
+      timeoutInterval: timeout.rounded(.up) + 1
+    )
+    let promise = Promise<Data>()
+    delegate.start(session.dataTask(with: request), completing: promise)
+    return promise.future
+  }
+}

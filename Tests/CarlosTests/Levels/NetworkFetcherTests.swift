@@ -1,0 +1,193 @@
+import Carlos
+import CarlosTestServer
+import Foundation
+import Testing
+
+@Suite("NetworkFetcher")
+struct NetworkFetcherTests {
+  /// Waits for `future` and returns its result, failing the test (with `.cancelled`)
+  /// when it does not complete within `seconds`.
+  private func outcome<T: Sendable>(of future: Future<T>, within seconds: TimeInterval = 60) async -> FutureResult<T> {
+    let deadline = Date().addingTimeInterval(seconds)
+    while future.result == nil && Date() < deadline {
+      try? await Task.sleep(nanoseconds: 2_000_000)
+    }
+    guard let result = future.result else {
+      Issue.record("the future did not complete within \(seconds) s")
+      return .cancelled
+    }
+    return result
+  }
+
+  private func networkError<T>(_ result: FutureResult<T>) -> NetworkFetcherError? {
+    result.error as? NetworkFetcherError
+  }
+
+  @Test("a 200 response returns the body")
+  func okReturnsBody() async throws {
+    let server = try TestServer { _ in .ok("hello carlos") }
+    defer { server.stop() }
+    let fetcher = NetworkFetcher(timeout: 60)
+
+    let data = try await fetcher.get(server.url("/hello")).value
+
+    #expect(String(decoding: data, as: UTF8.self) == "hello carlos")
+    #expect(server.requestCount("/hello") == 1)
+  }
+
+  @Test("an empty 204 response succeeds with empty data")
+  func noContentSucceedsEmpty() async throws {
+    let server = try TestServer { _ in TestServerResponse(status: 204) }
+    defer { server.stop() }
+
+    let data = try await NetworkFetcher(timeout: 60).get(server.url("/empty")).value
+
+    #expect(data.isEmpty)
+  }
+
+  @Test("a chunked body arrives whole")
+  func chunkedBodyArrivesWhole() async throws {
+    let body = Data((0..<10_000).map { UInt8(truncatingIfNeeded: $0) })
+    let server = try TestServer { _ in TestServerResponse(body: body, chunkSize: 1_000) }
+    defer { server.stop() }
+
+    let data = try await NetworkFetcher(timeout: 60).get(server.url("/chunked")).value
+
+    #expect(data == body)
+  }
+
+  @Test("a non-2xx status fails with that status", arguments: [404, 500])
+  func errorStatusFails(status: Int) async throws {
+    let server = try TestServer { _ in .status(status) }
+    defer { server.stop() }
+
+    let result = await outcome(of: NetworkFetcher(timeout: 60).get(server.url("/missing")))
+
+    #expect(networkError(result) == .statusCode(status))
+    #expect(server.requestCount("/missing") == 1)
+  }
+
+  @Test("cancelling a slow request ends it cancelled and closes the connection")
+  func cancelClosesConnection() async throws {
+    let server = try TestServer { _ in TestServerResponse(body: Data("late".utf8), delay: 120) }
+    defer { server.stop() }
+    let fetcher = NetworkFetcher(timeout: 60)
+
+    let future = fetcher.get(server.url("/slow"))
+    #expect(await server.waitForRequests("/slow", timeout: 60))
+    future.cancel()
+
+    #expect(future.result?.isCancelled == true)
+    #expect(await server.waitForClientDisconnect("/slow", timeout: 60))
+  }
+
+  @Test("cancelling while the body streams in closes the connection")
+  func cancelDuringBodyClosesConnection() async throws {
+    // 100 chunks, 1 s apart: the body takes 100 s, far longer than the test waits.
+    let body = Data(repeating: 7, count: 1_000)
+    let server = try TestServer { _ in TestServerResponse(body: body, chunkSize: 10, chunkDelay: 1) }
+    defer { server.stop() }
+
+    let future = NetworkFetcher(timeout: 60).get(server.url("/trickle"))
+    #expect(await server.waitForRequests("/trickle", timeout: 60))
+    try await Task.sleep(nanoseconds: 500_000_000)
+    future.cancel()
+
+    #expect(future.result?.isCancelled == true)
+    #expect(await server.waitForClientDisconnect("/trickle", timeout: 60))
+  }
+
+  @Test("a silent server makes the request fail with a timeout")
+  func silenceTimesOut() async throws {
+    let server = try TestServer { _ in TestServerResponse(body: Data("late".utf8), delay: 120) }
+    defer { server.stop() }
+
+    let result = await outcome(of: NetworkFetcher(timeout: 0.5).get(server.url("/silent")))
+
+    #expect(networkError(result) == .timedOut)
+    #expect(await server.waitForClientDisconnect("/silent", timeout: 60))
+  }
+
+  @Test("a body above the limit with a declared length fails cleanly")
+  func declaredOversizedBodyFails() async throws {
+    let server = try TestServer { _ in TestServerResponse(body: Data(repeating: 0, count: 200_000)) }
+    defer { server.stop() }
+
+    let result = await outcome(of: NetworkFetcher(timeout: 60, maximumResponseSize: 100_000).get(server.url("/big")))
+
+    #expect(networkError(result) == .responseTooLarge(limit: 100_000))
+  }
+
+  @Test("a chunked body that grows above the limit fails and the download stops")
+  func streamedOversizedBodyFails() async throws {
+    let server = try TestServer { _ in
+      TestServerResponse(body: Data(repeating: 0, count: 2_000_000), chunkSize: 50_000, chunkDelay: 0.01)
+    }
+    defer { server.stop() }
+
+    let result = await outcome(of: NetworkFetcher(timeout: 60, maximumResponseSize: 100_000).get(server.url("/endless")))
+
+    #expect(networkError(result) == .responseTooLarge(limit: 100_000))
+    #expect(await server.waitForClientDisconnect("/endless", timeout: 60))
+  }
+
+  @Test("a refused connection fails with a connection error")
+  func refusedConnectionFails() async throws {
+    let refusing = try RefusingPort()
+
+    let result = await outcome(of: NetworkFetcher(timeout: 60).get(refusing.url("/gone")))
+
+    guard case .connectionFailed(let reason)? = networkError(result) else {
+      Issue.record("expected connectionFailed, got \(result)")
+      return
+    }
+    #expect(!reason.isEmpty)
+  }
+
+  @Test("a URL that is not http(s) fails at once", arguments: ["file:///etc/hosts", "ftp://127.0.0.1/x"])
+  func unsupportedURLFails(address: String) throws {
+    let url = try #require(URL(string: address))
+
+    let result = NetworkFetcher().get(url).result
+
+    #expect(networkError(try #require(result)) == .unsupportedURL(url))
+  }
+
+  @Test("many concurrent requests each get their own body")
+  func concurrentRequests() async throws {
+    let server = try TestServer { path in .ok("body of \(path)") }
+    defer { server.stop() }
+    let fetcher = NetworkFetcher(timeout: 60)
+
+    let bodies = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+      for index in 0..<20 {
+        group.addTask {
+          let data = try await fetcher.get(server.url("/item/\(index)")).value
+          return (index, String(decoding: data, as: UTF8.self))
+        }
+      }
+      var bodies: [Int: String] = [:]
+      for try await (index, body) in group { bodies[index] = body }
+      return bodies
+    }
+
+    #expect(bodies.count == 20)
+    for (index, body) in bodies { #expect(body == "body of /item/\(index)") }
+    #expect(server.totalRequestCount == 20)
+  }
+
+  @Test("set, clear and memory warnings do nothing and succeed")
+  func fetcherStoresNothing() async throws {
+    let server = try TestServer { _ in .ok("fresh") }
+    defer { server.stop() }
+    let fetcher = NetworkFetcher(timeout: 60)
+    let url = server.url("/fresh")
+
+    try await fetcher.set(Data("stale".utf8), forKey: url).value
+    fetcher.clear()
+    fetcher.onMemoryWarning()
+    let data = try await fetcher.get(url).value
+
+    #expect(String(decoding: data, as: UTF8.self) == "fresh")
+  }
+}
