@@ -15,6 +15,8 @@ if [ ! -f "$traces/README.md" ]; then
   exit 64
 fi
 
+# Swift seeds its hash function per process; a fixed seed makes the table reproducible.
+export SWIFT_DETERMINISTIC_HASHING=1
 swift build -c release --package-path "$benchmarks" --product HitRatio >&2
 tool="$(swift build -c release --package-path "$benchmarks" --show-bin-path)/HitRatio"
 

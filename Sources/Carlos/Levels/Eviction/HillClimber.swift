@@ -23,11 +23,20 @@
 ///   classic case). So a move that is followed by a drop of the hit ratio that is
 ///   both large (5 points) and significant (three standard deviations) is undone,
 ///   and the same direction is banned for 4 periods, twice as long each time it
-///   happens again (at most 64), until a move holds up.
+///   happens again (at most 64), until a move holds up — unless the ghosts of
+///   that same period still call for the move: then the drop is the workload
+///   changing phase (the ghosts measure both sides under the new workload), not
+///   the move's fault.
 /// - **Short periods first.** Sampling starts when the cache is first full. The
 ///   first period lasts as many requests as the cache holds entries; each period
 ///   is 25 % longer than the previous one, up to ten times the entries
 ///   (Caffeine's period), so the window adapts quickly at first, then settles.
+///
+/// - **Momentum.** While the hit ratio does not fall, a move in the same
+///   direction as the previous one is twice as large (up to four steps), as in
+///   gradient descent with momentum, so a window that has far to go (e.g. all
+///   the way to LRU) gets there in a few periods; a stay, a turn, an undo or a
+///   lower hit ratio brings it back to one step.
 ///
 /// The step never falls below one average entry, so the window can always move.
 @usableFromInline
@@ -53,6 +62,8 @@ struct HillClimber: Sendable {
   @usableFromInline static let firstBan = 4
   /// The longest ban of a direction, in periods.
   @usableFromInline static let longestBan = 64
+  /// The most steps one move can make when moves keep the same direction.
+  @usableFromInline static let maximumBoost = 4.0
 
   /// Hits in the current period.
   @usableFromInline var hits = 0
@@ -80,6 +91,10 @@ struct HillClimber: Sendable {
   @usableFromInline var banRemaining = 0
   /// The length of the last ban (0 when the last move held up).
   @usableFromInline var banLength = 0
+  /// Momentum: how many steps the next move makes (doubles while moves keep
+  /// the same direction and the hit ratio does not fall, up to `maximumBoost`;
+  /// back to 1 otherwise).
+  @usableFromInline var boost = 1.0
 
   /// Creates a climber for a cache of `capacity` cost units.
   @inlinable
@@ -141,7 +156,8 @@ struct HillClimber: Sendable {
     mainGains = 0
 
     let noise = (2 * hitRatio * (1 - hitRatio) / Double(requests)).squareRoot()
-    if let previous, lastMove != 0,
+    let moved = lastMove > 0 ? 1 : -1
+    if let previous, lastMove != 0, direction != moved,
       previous - hitRatio >= Swift.max(Self.restartThreshold, Self.vetoConfidence * noise)
     {
       let undo = -lastMove
@@ -149,6 +165,7 @@ struct HillClimber: Sendable {
       banLength = banLength == 0 ? Self.firstBan : Swift.min(2 * banLength, Self.longestBan)
       banRemaining = banLength
       lastMove = 0
+      boost = 1
       return undo
     }
     if lastMove != 0 { banLength = 0 }
@@ -157,7 +174,16 @@ struct HillClimber: Sendable {
     } else {
       banned = 0
     }
-    lastMove = direction == banned ? 0 : direction * Int(size.rounded())
+    let previousMove = lastMove
+    if direction == banned || direction == 0 {
+      lastMove = 0
+      boost = 1
+      return 0
+    }
+    let sameWay = (previousMove > 0 && direction > 0) || (previousMove < 0 && direction < 0)
+    let improving = hitRatio >= (previous ?? 0)
+    boost = sameWay && improving ? Swift.min(Self.maximumBoost, 2 * boost) : 1
+    lastMove = direction * Int((size * boost).rounded())
     return lastMove
   }
 
