@@ -13,10 +13,13 @@ let package = Package(
     .target(name: "PiedPiper"),
     .target(name: "Carlos", dependencies: ["PiedPiper"]),
     .target(name: "CarlosTestServer", dependencies: ["PiedPiper"]),
-    .executableTarget(name: "Playground", dependencies: ["Carlos", "CarlosTestServer"], path: "Playground"),
+    .executableTarget(
+      name: "Playground", dependencies: ["Carlos", "CarlosTestServer"], path: "Playground"),
     .testTarget(name: "PiedPiperTests", dependencies: ["PiedPiper"]),
-    .executableTarget(name: "DiskCrashWriter", dependencies: ["Carlos"], path: "Tests/Support/DiskCrashWriter"),
-    .testTarget(name: "CarlosTests", dependencies: ["Carlos", "CarlosTestServer", "DiskCrashWriter"]),
+    .executableTarget(
+      name: "DiskCrashWriter", dependencies: ["Carlos"], path: "Tests/Support/DiskCrashWriter"),
+    .testTarget(
+      name: "CarlosTests", dependencies: ["Carlos", "CarlosTestServer", "DiskCrashWriter"]),
   ],
   swiftLanguageModes: [.v6]
 )

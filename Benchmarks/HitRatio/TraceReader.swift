@@ -34,7 +34,8 @@ enum TraceReader {
         let (times, o1) = value.multipliedReportingOverflow(by: 10)
         let digit = Int64(byte - UInt8(ascii: "0"))
         let (sum, o2) =
-          negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+          negative
+          ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
         overflow = overflow || o1 || o2
         value = sum
         digits += 1

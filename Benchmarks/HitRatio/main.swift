@@ -41,9 +41,10 @@ if trace.isEmpty { fail("HitRatio: the trace on standard input is empty") }
 
 if !tabSeparated {
   print("\(trace.count) requests, \(Set(trace).count) distinct keys")
-  print("size".padding(toLength: 8, withPad: " ", startingAt: 0)
-    + policies.map { "\($0)".padding(toLength: 24, withPad: " ", startingAt: 0) }.joined()
-    + "seconds per policy")
+  print(
+    "size".padding(toLength: 8, withPad: " ", startingAt: 0)
+      + policies.map { "\($0)".padding(toLength: 24, withPad: " ", startingAt: 0) }.joined()
+      + "seconds per policy")
 }
 for size in sizes {
   var ratios: [Double] = []
@@ -52,13 +53,18 @@ for size in sizes {
     let start = ContinuousClock.now
     ratios.append(Replay.hitRatio(trace, capacity: size, policy: policy))
     let elapsed = ContinuousClock.now - start
-    seconds.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+    seconds.append(
+      Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
   }
   if tabSeparated {
-    print(([String(size)] + ratios.map { String(format: "%.2f", $0 * 100) }).joined(separator: "\t"))
+    print(
+      ([String(size)] + ratios.map { String(format: "%.2f", $0 * 100) }).joined(separator: "\t"))
   } else {
-    print(String(size).padding(toLength: 8, withPad: " ", startingAt: 0)
-      + ratios.map { String(format: "%.2f %%", $0 * 100).padding(toLength: 24, withPad: " ", startingAt: 0) }.joined()
-      + seconds.map { String(format: "%.2f", $0) }.joined(separator: " "))
+    print(
+      String(size).padding(toLength: 8, withPad: " ", startingAt: 0)
+        + ratios.map {
+          String(format: "%.2f %%", $0 * 100).padding(toLength: 24, withPad: " ", startingAt: 0)
+        }.joined()
+        + seconds.map { String(format: "%.2f", $0) }.joined(separator: " "))
   }
 }

@@ -16,6 +16,8 @@ extension Example {
     print("  -> \(await outcome(batched.get(["one", "four", "two"])))")
     print("allBatch sets pair keys with values:")
     try await batched.set([4, 5], forKey: ["four", "five"]).value
-    print("and refuses lists of different lengths: \(await outcome(batched.set([6], forKey: ["six", "seven"])))")
+    print(
+      "and refuses lists of different lengths: \(await outcome(batched.set([6], forKey: ["six", "seven"])))"
+    )
   }
 }

@@ -6,7 +6,8 @@ import Synchronization
 extension Example {
   static let cacheProvider: Example = Example(
     name: "cache-provider",
-    summary: "CacheProvider.dataCache(): memory >>> disk >>> network, pooled; and a typed JSON cache"
+    summary:
+      "CacheProvider.dataCache(): memory >>> disk >>> network, pooled; and a typed JSON cache"
   ) {
     struct Project: Codable, Sendable {
       let name: String

@@ -20,7 +20,9 @@ extension Example {
 
     // A second level on the same folder (as after a restart) sees the value.
     let reopened = DiskCacheLevel<String, Data>(path: folder + "/data", capacity: 10_000)
-    print("after reopening: \(String(decoding: try await reopened.get("../../etc/passwd").value, as: UTF8.self))")
+    print(
+      "after reopening: \(String(decoding: try await reopened.get("../../etc/passwd").value, as: UTF8.self))"
+    )
 
     // The capacity counts bytes on disk; the least recently used files go first.
     for index in 1...4 {
@@ -28,7 +30,9 @@ extension Example {
       print("stored big-\(index) (3 kB)")
     }
     print("the oldest entry was evicted: \(await outcome(reopened.get("../../etc/passwd")))")
-    print("a value larger than the capacity is refused: \(await outcome(reopened.set(Data(count: 20_000), forKey: "huge")))")
+    print(
+      "a value larger than the capacity is refused: \(await outcome(reopened.set(Data(count: 20_000), forKey: "huge")))"
+    )
 
     // Any Codable value works too: it is stored as JSON.
     struct Settings: Codable, Sendable {
@@ -49,6 +53,8 @@ extension Example {
     let cache = IdentityLevel<URL, Data>() >>> DiskCacheLevel(path: folder + "/composed")
     let url = URL(fileURLWithPath: "/images/logo.png")
     try await cache.set(Data([0x89, 0x50, 0x4E, 0x47]), forKey: url).value
-    print("composed cache read \(try await cache.get(url).value.count) bytes for \(url.lastPathComponent)")
+    print(
+      "composed cache read \(try await cache.get(url).value.count) bytes for \(url.lastPathComponent)"
+    )
   }
 }

@@ -10,14 +10,18 @@ extension Example {
     let memory = MemoryCacheLevel<String, String>(capacity: 32)
     memory.set("Carlos", forKey: "name")
     memory.set("a cache library", forKey: "what")
-    print("name: \(await outcome(memory.get("name"))), total cost \(memory.totalCost) of \(memory.capacity)")
+    print(
+      "name: \(await outcome(memory.get("name"))), total cost \(memory.totalCost) of \(memory.capacity)"
+    )
     print("a missing key: \(await outcome(memory.get("nope")))")
 
     // Storing more than fits evicts other values; the value just stored stays.
     memory.set("composable levels", forKey: "how")
     print("after storing 17 more bytes: \(memory.count) values, total cost \(memory.totalCost)")
     print("how: \(await outcome(memory.get("how")))")
-    print("a value larger than the whole capacity: \(await outcome(memory.set(String(repeating: "x", count: 50), forKey: "big")))")
+    print(
+      "a value larger than the whole capacity: \(await outcome(memory.set(String(repeating: "x", count: 50), forKey: "big")))"
+    )
 
     // The policy matters. A popular set of keys, then a long one-time scan:
     // LRU forgets the popular keys, W-TinyLFU keeps them.

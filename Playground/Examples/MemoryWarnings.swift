@@ -6,7 +6,9 @@ private final class PretendMemory: Sendable {
   private let percentages = Mutex([50, 93, 97, 60, 95])
 
   func read() -> MemoryReading? {
-    guard let percent = percentages.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { return nil }
+    guard let percent = percentages.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else {
+      return nil
+    }
     print("  memory is \(percent)% used")
     return MemoryReading(usedBytes: UInt64(percent), limitBytes: 100)
   }

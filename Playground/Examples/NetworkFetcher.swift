@@ -5,7 +5,8 @@ import Foundation
 extension Example {
   static let networkFetcher: Example = Example(
     name: "network-fetcher",
-    summary: "NetworkFetcher gets URLs over HTTP: bodies, status errors, timeouts, size limits, cancellation"
+    summary:
+      "NetworkFetcher gets URLs over HTTP: bodies, status errors, timeouts, size limits, cancellation"
   ) {
     // A tiny HTTP server on 127.0.0.1 stands in for the internet.
     let server = try TestServer { path in

@@ -42,9 +42,12 @@ extension Example {
     print("network cache: \(try await networkCache.get(server.url("/first")).value.count) bytes")
 
     // Key transformations
-    let transformedCache = { Future(value: URL(string: $0), error: FetchError.invalidKey) } =>> NetworkFetcher()
+    let transformedCache =
+      { Future(value: URL(string: $0), error: FetchError.invalidKey) } =>> NetworkFetcher()
     let stringKeyed = MemoryCacheLevel<String, Data>() >>> transformedCache
-    print("string keys: \(try await stringKeyed.get(server.url("/second").absoluteString).value.count) bytes")
+    print(
+      "string keys: \(try await stringKeyed.get(server.url("/second").absoluteString).value.count) bytes"
+    )
 
     let imageToString = OneWayTransformationBox(transform: { (image: Image) -> Future<String> in
       Future(image.identifier)
@@ -57,16 +60,20 @@ extension Example {
     let networkLevel = imageToURL =>> NetworkFetcher()
     let imageCache = memoryLevel >>> diskLevel >>> networkLevel
 
-    let image = Image(identifier: "550e8400-e29b-41d4-a716-446655440000", URL: server.url("/image.png"))
+    let image = Image(
+      identifier: "550e8400-e29b-41d4-a716-446655440000", URL: server.url("/image.png"))
     imageCache.get(image).onSuccess { value in print("Found \(value)!") }
 
     // Value transformations (the original stored UIImage; on Linux, text)
     let dataTransformer = TwoWayTransformationBox(
       transform: { (text: String) -> Future<Data> in Future(Data(text.utf8)) },
-      inverseTransform: { (data: Data) -> Future<String> in Future(String(decoding: data, as: UTF8.self)) }
+      inverseTransform: { (data: Data) -> Future<String> in
+        Future(String(decoding: data, as: UTF8.self))
+      }
     )
     let textMemoryLevel = imageToString =>> MemoryCacheLevel<String, String>() =>> dataTransformer
-    print("text level: \(try await (textMemoryLevel >>> networkLevel).get(image).value.count) bytes")
+    print(
+      "text level: \(try await (textMemoryLevel >>> networkLevel).get(image).value.count) bytes")
 
     // Pooling requests
     let pooledCache = (memoryLevel >>> diskLevel >>> networkLevel).pooled()
@@ -98,7 +105,9 @@ extension Example {
 
     print("pooled: \(try await pooledCache.get(image).value.count) bytes")
     print("capped: \(try await cappedCache.get(image).value.count) bytes")
-    print("conditioned: \(try await conditionedCache.get("key").value.count) bytes, again: \(try await sameCondition.get("key").value.count)")
+    print(
+      "conditioned: \(try await conditionedCache.get("key").value.count) bytes, again: \(try await sameCondition.get("key").value.count)"
+    )
     print("switched to lane A for http: \(await outcome(switched.get(server.url("/lane"))))")
     print("closure fetcher: \(try await closureCache.get(image).value.count) bytes")
   }

@@ -36,6 +36,7 @@ extension Example {
     print("yours still arrives: \(await outcome(yours))")
 
     _ = try await cache.get("/logo.png").value
-    print("once a request has completed, the next get asks again: \(requests.value) requests in all")
+    print(
+      "once a request has completed, the next get asks again: \(requests.value) requests in all")
   }
 }

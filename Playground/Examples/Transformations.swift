@@ -17,15 +17,19 @@ extension Example {
     let catURL = URL(string: "https://example.com/cat.png")!
 
     let memoryLevel = pictureToString =>> DictionaryLevel<String, Data>("memory")
-    let networkLevel = pictureToURL =>> DictionaryLevel<URL, Data>("network", [catURL: Data([1, 2, 3])])
+    let networkLevel =
+      pictureToURL =>> DictionaryLevel<URL, Data>("network", [catURL: Data([1, 2, 3])])
     let cache = memoryLevel >>> networkLevel
 
     let picture = Picture(identifier: "550e8400", url: catURL)
     print("found \(try await cache.get(picture).value.count) bytes for \(picture.identifier)")
 
-    let byString = { (key: String) in Future(value: URL(string: key), error: FetchError.invalidKey) }
+    let byString =
+      { (key: String) in Future(value: URL(string: key), error: FetchError.invalidKey) }
       =>> DictionaryLevel<URL, Data>("by URL", [catURL: Data([4, 5])])
-    print("a closure as key transformer: \(try await byString.get(catURL.absoluteString).value.count) bytes")
+    print(
+      "a closure as key transformer: \(try await byString.get(catURL.absoluteString).value.count) bytes"
+    )
   }
 
   static let valueTransformation: Example = Example(
@@ -41,11 +45,14 @@ extension Example {
     let sizes = fetcher =>> { (data: Data) in Future(data.count) }
     print("a fetcher only needs a one-way closure: \(try await sizes.get("twelve bytes").value)")
 
-    let shouting = textCache.postProcess(OneWayTransformationBox<String, String> { Future($0.uppercased()) })
+    let shouting = textCache.postProcess(
+      OneWayTransformationBox<String, String> { Future($0.uppercased()) })
     print("postProcess on get only: \(try await shouting.get("note").value)")
 
     let tagged = textCache.conditionedPostProcess(
-      ConditionedOneWayTransformationBox<String, String, String> { key, value in Future("[\(key)] \(value)") })
+      ConditionedOneWayTransformationBox<String, String, String> { key, value in
+        Future("[\(key)] \(value)")
+      })
     print("conditionedPostProcess sees the key: \(try await tagged.get("note").value)")
 
     let versioned = disk.conditionedValueTransformation(

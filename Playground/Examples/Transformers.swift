@@ -4,7 +4,8 @@ import Foundation
 extension Example {
   static let transformers: Example = Example(
     name: "transformers",
-    summary: "compose, invert and condition transformers; JSON, String, Date and Number transformers"
+    summary:
+      "compose, invert and condition transformers; JSON, String, Date and Number transformers"
   ) {
     let celsiusToFahrenheit = TwoWayTransformationBox<Double, Double>(
       transform: { Future($0 * 9 / 5 + 32) },
@@ -12,13 +13,16 @@ extension Example {
     )
     let describe = TwoWayTransformationBox<Double, String>(
       transform: { Future("\($0)°") },
-      inverseTransform: { Future(value: Double($0.dropLast()), error: FetchError.valueTransformationFailed) }
+      inverseTransform: {
+        Future(value: Double($0.dropLast()), error: FetchError.valueTransformationFailed)
+      }
     )
     let pipeline = celsiusToFahrenheit >>> describe
     print("100 °C is \(try await pipeline.transform(100).value)")
     print("inverted: '212.0°' is \(try await pipeline.invert().transform("212.0°").value) °C")
 
-    let onlyPositive = celsiusToFahrenheit.conditioned({ Future($0 >= 0) }, inverseCondition: { _ in Future(true) })
+    let onlyPositive = celsiusToFahrenheit.conditioned(
+      { Future($0 >= 0) }, inverseCondition: { _ in Future(true) })
     print("conditioned: \(await outcome(onlyPositive.transform(-5)))")
 
     struct Settings: Codable, Sendable {

@@ -17,7 +17,9 @@ extension Example {
     print("stored and read back: theme \(settings.theme), font size \(settings.fontSize)")
 
     let reopened = UserDefaultsCacheLevel<String, Settings>(name: "carlos.playground.settings")
-    print("another level on the same suite sees it: \(await outcome(reopened.get("user-42").map(\.theme)))")
+    print(
+      "another level on the same suite sees it: \(await outcome(reopened.get("user-42").map(\.theme)))"
+    )
     print("a key never set: \(await outcome(level.get("user-7")))")
 
     let numbers = UserDefaultsCacheLevel<String, Int>(name: "carlos.playground.settings")

@@ -60,7 +60,9 @@ public enum CacheProvider {
     diskCapacity: UInt64 = defaultDiskCapacity,
     fetcher: NetworkFetcher = NetworkFetcher()
   ) -> BasicCache<URL, JSONValue> {
-    JSONCache(of: JSONValue.self, folder: folder, memoryCapacity: memoryCapacity, diskCapacity: diskCapacity, fetcher: fetcher)
+    JSONCache(
+      of: JSONValue.self, folder: folder, memoryCapacity: memoryCapacity,
+      diskCapacity: diskCapacity, fetcher: fetcher)
   }
 
   /// Creates a cache from `URL` to values decoded from JSON.

@@ -109,7 +109,9 @@ public enum JSONValue: Codable, Sendable, Hashable, CustomStringConvertible {
     case .string(let string): return "\"\(string)\""
     case .array(let array): return "[" + array.map(\.description).joined(separator: ", ") + "]"
     case .object(let object):
-      let members = object.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \($0.value.description)" }
+      let members = object.sorted { $0.key < $1.key }.map {
+        "\"\($0.key)\": \($0.value.description)"
+      }
       return "{" + members.joined(separator: ", ") + "}"
     }
   }

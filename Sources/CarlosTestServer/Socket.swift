@@ -56,7 +56,9 @@ enum Socket {
     var actual = sockaddr_in()
     var actualLength = length
     let named = withUnsafeMutablePointer(to: &actual) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &actualLength) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        getsockname(descriptor, $0, &actualLength)
+      }
     }
     guard named == 0 else {
       let code = errno

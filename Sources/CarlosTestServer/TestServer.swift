@@ -65,13 +65,17 @@ public final class TestServer: Sendable {
 
   /// Waits until at least `count` requests for `path` have arrived, or `timeout`
   /// seconds have passed; returns whether they arrived.
-  public func waitForRequests(_ path: String, count: Int = 1, timeout: TimeInterval = 5) async -> Bool {
+  public func waitForRequests(_ path: String, count: Int = 1, timeout: TimeInterval = 5) async
+    -> Bool
+  {
     await waitUntil(timeout: timeout) { self.requestCount(path) >= count }
   }
 
   /// Waits until at least `count` clients asking for `path` have closed their
   /// connection early, or `timeout` seconds have passed; returns whether they did.
-  public func waitForClientDisconnect(_ path: String, count: Int = 1, timeout: TimeInterval = 5) async -> Bool {
+  public func waitForClientDisconnect(_ path: String, count: Int = 1, timeout: TimeInterval = 5)
+    async -> Bool
+  {
     await waitUntil(timeout: timeout) { self.clientDisconnectCount(path) >= count }
   }
 
@@ -149,7 +153,9 @@ final class TestServerCore: Sendable {
 
   private func acceptLoop() {
     while !isStopped {
-      guard Socket.waitReadable(listener, milliseconds: Self.pollSliceMilliseconds) else { continue }
+      guard Socket.waitReadable(listener, milliseconds: Self.pollSliceMilliseconds) else {
+        continue
+      }
       guard let connection = Socket.accept(listener) else { continue }
       let accepted: Bool = state.withLock { state in
         if state.stopped { return false }

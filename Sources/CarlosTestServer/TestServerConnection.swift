@@ -10,7 +10,8 @@ extension TestServerCore {
     guard let head = readHead(connection) else { return }
     guard let path = Self.requestPath(fromHead: head) else {
       let response = TestServerResponse.status(400)
-      _ = Socket.sendAll(connection, Self.headBytes(for: response, bodyLength: response.body.count) + response.body)
+      _ = Socket.sendAll(
+        connection, Self.headBytes(for: response, bodyLength: response.body.count) + response.body)
       return
     }
     recordRequest(path)
@@ -46,7 +47,8 @@ extension TestServerCore {
     var offset = 0
     while offset < body.count {
       let end = min(offset + chunkSize, body.count)
-      let chunk = Array(String(end - offset, radix: 16).utf8) + [13, 10] + body[offset..<end] + [13, 10]
+      let chunk =
+        Array(String(end - offset, radix: 16).utf8) + [13, 10] + body[offset..<end] + [13, 10]
       guard Socket.sendAll(connection, chunk) else { return closedOrStopped() }
       offset = end
       let paused = pause(response.chunkDelay, watching: connection)
@@ -118,7 +120,8 @@ extension TestServerCore {
   static func containsHeadEnd(_ bytes: [UInt8]) -> Bool {
     let end: [UInt8] = [13, 10, 13, 10]
     guard bytes.count >= end.count else { return false }
-    for start in 0...(bytes.count - end.count) where bytes[start..<(start + end.count)].elementsEqual(end) {
+    for start in 0...(bytes.count - end.count)
+    where bytes[start..<(start + end.count)].elementsEqual(end) {
       return true
     }
     return false
@@ -129,7 +132,9 @@ extension TestServerCore {
     guard let lineEnd = head.firstIndex(of: 13) else { return nil }
     let line = String(decoding: head[..<lineEnd], as: UTF8.self)
     let parts = line.split(separator: " ")
-    guard parts.count == 3, parts[2].hasPrefix("HTTP/1."), parts[1].hasPrefix("/") else { return nil }
+    guard parts.count == 3, parts[2].hasPrefix("HTTP/1."), parts[1].hasPrefix("/") else {
+      return nil
+    }
     return String(parts[1])
   }
 

@@ -50,6 +50,7 @@ public struct TestServerResponse: Sendable {
 
   /// A response with `status` and a short plain-text body naming it.
   public static func status(_ status: Int) -> TestServerResponse {
-    TestServerResponse(status: status, body: Data("status \(status)".utf8), headers: ["Content-Type": "text/plain"])
+    TestServerResponse(
+      status: status, body: Data("status \(status)".utf8), headers: ["Content-Type": "text/plain"])
   }
 }

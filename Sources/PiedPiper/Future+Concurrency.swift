@@ -27,7 +27,8 @@ extension Future {
     get async throws {
       if let result { return try result.get() }
       return try await withTaskCancellationHandler {
-        try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Value, any Error>) in
+        try await withUnsafeThrowingContinuation {
+          (continuation: UnsafeContinuation<Value, any Error>) in
           onCompletion { result in
             switch result {
             case .success(let value): continuation.resume(returning: value)

@@ -1,5 +1,3 @@
-
-
 extension Sequence {
   /// Returns a future with every value, in order, once all succeed. Fails (or ends
   /// cancelled) as soon as one does, cancelling the others. Cancelling it cancels all.
@@ -7,7 +5,8 @@ extension Sequence {
     let futures = Array(self)
     if futures.isEmpty { return Future([]) }
     let merged = Future<[T]>(pending: ())
-    let slots = Lock<(values: [T?], remaining: Int)>((Array(repeating: nil, count: futures.count), futures.count))
+    let slots = Lock<(values: [T?], remaining: Int)>(
+      (Array(repeating: nil, count: futures.count), futures.count))
     merged.onCompletion { result in
       if result.value == nil { futures.forEach { $0.cancel() } }
     }

@@ -2,7 +2,8 @@ extension Future {
   /// Returns a pending future fed by `body` once this future completes.
   /// Cancelling the returned future cancels this one.
   @inlinable
-  func derive<U>(_ body: @escaping @Sendable (FutureResult<Value>, Future<U>) -> Void) -> Future<U> {
+  func derive<U>(_ body: @escaping @Sendable (FutureResult<Value>, Future<U>) -> Void) -> Future<U>
+  {
     let derived = Future<U>(pending: ())
     derived.onCancel { [weak self] in self?.cancel() }
     onCompletion { body($0, derived) }
@@ -83,7 +84,8 @@ extension Future {
 
   /// Replaces a failure with the future `handler` returns. Cancellation is not recovered.
   @inlinable
-  public func recover(_ handler: @escaping @Sendable (any Error) -> Future<Value>) -> Future<Value> {
+  public func recover(_ handler: @escaping @Sendable (any Error) -> Future<Value>) -> Future<Value>
+  {
     if case .error(let error)? = result { return handler(error) }
     if result != nil { return self }
     return derive { result, derived in

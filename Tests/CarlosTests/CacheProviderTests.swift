@@ -14,7 +14,8 @@ struct CacheProviderTests {
   /// A fresh folder for a disk level; remove it with `removeFolder`.
   private func makeFolder() -> String {
     FileManager.default.temporaryDirectory
-      .appendingPathComponent("carlos-cache-provider-tests-\(UUID().uuidString)", isDirectory: true).path
+      .appendingPathComponent("carlos-cache-provider-tests-\(UUID().uuidString)", isDirectory: true)
+      .path
   }
 
   private func removeFolder(_ folder: String) {
@@ -118,7 +119,8 @@ struct CacheProviderTests {
     defer { server.stop() }
     let folder = makeFolder()
     defer { removeFolder(folder) }
-    let cache = CacheProvider.JSONCache(of: Repository.self, folder: folder, fetcher: NetworkFetcher(timeout: 60))
+    let cache = CacheProvider.JSONCache(
+      of: Repository.self, folder: folder, fetcher: NetworkFetcher(timeout: 60))
     let url = server.url("/repo.json")
 
     let first = try await cache.get(url).value
@@ -161,7 +163,9 @@ struct CacheProviderTests {
 
   @Test("the shared caches fetch and can be cleared")
   func sharedCaches() async throws {
-    let server = try TestServer { path in path.hasSuffix(".json") ? .ok(#"{"shared": true}"#) : .ok("shared bytes") }
+    let server = try TestServer { path in
+      path.hasSuffix(".json") ? .ok(#"{"shared": true}"#) : .ok("shared bytes")
+    }
     defer { server.stop() }
     defer {
       CacheProvider.sharedDataCache.clear()

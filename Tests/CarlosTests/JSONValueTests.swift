@@ -10,7 +10,9 @@ struct JSONValueTests {
 
   @Test("decodes every kind of JSON value")
   func decodesEveryKind() throws {
-    let value = try decode(#"{"name": "Carlos", "stars": 1234, "ratio": 0.5, "archived": false, "tags": ["cache", null]}"#)
+    let value = try decode(
+      #"{"name": "Carlos", "stars": 1234, "ratio": 0.5, "archived": false, "tags": ["cache", null]}"#
+    )
 
     #expect(value["name"]?.stringValue == "Carlos")
     #expect(value["stars"]?.numberValue == 1234)

@@ -30,7 +30,9 @@ struct FutureConcurrencyTests {
 
   @Test("value throws CancellationError when the future is cancelled")
   func valueThrowsOnCancelledFuture() async {
-    await #expect(throws: CancellationError.self) { try await Future<Int>(result: .cancelled).value }
+    await #expect(throws: CancellationError.self) {
+      try await Future<Int>(result: .cancelled).value
+    }
     let promise = Promise<Int>()
     let waiter = Task { try await promise.future.value }
     await pause(0.005)

@@ -54,7 +54,8 @@ struct FutureResultTests {
   @Test("flatMap chains results")
   func flatMap() {
     #expect(success.flatMap { FutureResult<String>.success("\($0)") }.value == "2")
-    #expect(success.flatMap { _ in FutureResult<String>.error(TestError(5)) }.testError == TestError(5))
+    #expect(
+      success.flatMap { _ in FutureResult<String>.error(TestError(5)) }.testError == TestError(5))
     #expect(success.flatMap { _ in FutureResult<String>.cancelled }.isCancelled)
     #expect(failure.flatMap { FutureResult<String>.success("\($0)") }.testError == TestError(1))
     #expect(cancelled.flatMap { FutureResult<String>.success("\($0)") }.isCancelled)

@@ -130,7 +130,9 @@ struct FutureSequenceTests {
   @Test("reduce folds the values in order")
   func reduceInOrder() {
     let sources = (0..<4).map { _ in Promise<String>() }
-    let reduced = sources.map(\.future).reduce("") { (sum: String, next: String) -> String in sum + next }
+    let reduced = sources.map(\.future).reduce("") { (sum: String, next: String) -> String in
+      sum + next
+    }
     for (index, letter) in ["a", "b", "c", "d"].enumerated().reversed() {
       sources[index].succeed(letter)
     }

@@ -198,7 +198,9 @@ struct FutureStressTests {
 
     let cancelledSource = Promise<Int>()
     var cancelledEnd = cancelledSource.future
-    for _ in 0..<depth { cancelledEnd = cancelledEnd.flatMap { (value: Int) -> Future<Int> in Future(value) } }
+    for _ in 0..<depth {
+      cancelledEnd = cancelledEnd.flatMap { (value: Int) -> Future<Int> in Future(value) }
+    }
     cancelledEnd.cancel()
     #expect(cancelledSource.future.result?.isCancelled == true)
   }

@@ -185,7 +185,9 @@ struct FutureTests {
     let count = Counter()
     future.onCompletion { _ in count.increment() }
     #expect(count.value == 1)
-    future.onSuccess { _ in count.increment() }.onFailure { _ in count.increment() }.onCancel { count.increment() }
+    future.onSuccess { _ in count.increment() }.onFailure { _ in count.increment() }.onCancel {
+      count.increment()
+    }
     #expect(count.value == 2)
   }
 

@@ -103,7 +103,9 @@ struct FutureTimingTests {
 
   // MARK: retry
 
-  @Test("retry makes count more attempts after the first, then fails with the last error", arguments: [0, 1, 3])
+  @Test(
+    "retry makes count more attempts after the first, then fails with the last error",
+    arguments: [0, 1, 3])
   func retryExhausted(count: Int) async {
     let attempts = Counter()
     let retried = retry(count, every: 0.001) { () -> Future<Int> in
@@ -141,7 +143,9 @@ struct FutureTimingTests {
   @Test("retry with a negative count makes a single attempt")
   func retryNegativeCount() async {
     let attempts = Counter()
-    let retried = retry(-2, every: 0.001) { () -> Future<Int> in Future(TestError(attempts.increment())) }
+    let retried = retry(-2, every: 0.001) { () -> Future<Int> in
+      Future(TestError(attempts.increment()))
+    }
     #expect(await outcome(of: retried)?.testError == TestError(1))
     #expect(attempts.value == 1)
   }
@@ -168,7 +172,9 @@ struct FutureTimingTests {
   @Test("Cancelling retry stops retrying")
   func retryCancelledBetweenAttempts() async {
     let attempts = Counter()
-    let retried = retry(100, every: 0.01) { () -> Future<Int> in Future(TestError(attempts.increment())) }
+    let retried = retry(100, every: 0.01) { () -> Future<Int> in
+      Future(TestError(attempts.increment()))
+    }
     retried.cancel()
     await pause(0.05)
     #expect(retried.result?.isCancelled == true)

@@ -35,10 +35,13 @@ struct FutureTransformTests {
     #expect(derived.result?.testError == TestError(8))
   }
 
-  @Test("map passes failures and cancellation through without calling the closure", arguments: completedOrPending)
+  @Test(
+    "map passes failures and cancellation through without calling the closure",
+    arguments: completedOrPending)
   func mapPassesThrough(pending: Bool) {
     let calls = Counter()
-    let failed = derive(.error(TestError(1)), pending: pending) { (future: Future<Int>) -> Future<Int> in
+    let failed = derive(.error(TestError(1)), pending: pending) {
+      (future: Future<Int>) -> Future<Int> in
       future.map { calls.increment() + $0 }
     }
     let cancelled = derive(.cancelled, pending: pending) { (future: Future<Int>) -> Future<Int> in
@@ -80,7 +83,8 @@ struct FutureTransformTests {
     #expect(derived.result?.isCancelled == !fail)
   }
 
-  @Test("flatMap to a Future passes failures and cancellation through", arguments: completedOrPending)
+  @Test(
+    "flatMap to a Future passes failures and cancellation through", arguments: completedOrPending)
   func flatMapFuturePassesThrough(pending: Bool) {
     let calls = Counter()
     let transform: @Sendable (Int) -> Future<Int> = { _ in Future(calls.increment()) }
@@ -104,7 +108,8 @@ struct FutureTransformTests {
     let cancelled = derive(.success(5), pending: pending) { (future: Future<Int>) -> Future<Int> in
       future.flatMap { (_: Int) -> FutureResult<Int> in .cancelled }
     }
-    let passed = derive(.error(TestError(1)), pending: pending) { (future: Future<Int>) -> Future<Int> in
+    let passed = derive(.error(TestError(1)), pending: pending) {
+      (future: Future<Int>) -> Future<Int> in
       future.flatMap { (value: Int) -> FutureResult<Int> in .success(value) }
     }
     #expect(succeeded.result?.value == 15)
@@ -117,13 +122,16 @@ struct FutureTransformTests {
 
   @Test("flatMap to an Optional unwraps, or fails with valueMissing", arguments: completedOrPending)
   func flatMapOptional(pending: Bool) {
-    let present = derive(.success("12"), pending: pending) { (future: Future<String>) -> Future<Int> in
+    let present = derive(.success("12"), pending: pending) {
+      (future: Future<String>) -> Future<Int> in
       future.flatMap { (text: String) -> Int? in Int(text) }
     }
-    let missing = derive(.success("twelve"), pending: pending) { (future: Future<String>) -> Future<Int> in
+    let missing = derive(.success("twelve"), pending: pending) {
+      (future: Future<String>) -> Future<Int> in
       future.flatMap { (text: String) -> Int? in Int(text) }
     }
-    let cancelled = derive(.cancelled, pending: pending) { (future: Future<String>) -> Future<Int> in
+    let cancelled = derive(.cancelled, pending: pending) {
+      (future: Future<String>) -> Future<Int> in
       future.flatMap { (text: String) -> Int? in Int(text) }
     }
     #expect(present.result?.value == 12)
@@ -137,15 +145,21 @@ struct FutureTransformTests {
   func filterSync(pending: Bool) {
     let kept = derive(.success(4), pending: pending) { $0.filter { $0.isMultiple(of: 2) } }
     let rejected = derive(.success(5), pending: pending) { $0.filter { $0.isMultiple(of: 2) } }
-    let failed = derive(FutureResult<Int>.error(TestError(1)), pending: pending) { $0.filter { _ in true } }
-    let cancelled = derive(FutureResult<Int>.cancelled, pending: pending) { $0.filter { _ in true } }
+    let failed = derive(FutureResult<Int>.error(TestError(1)), pending: pending) {
+      $0.filter { _ in true }
+    }
+    let cancelled = derive(FutureResult<Int>.cancelled, pending: pending) {
+      $0.filter { _ in true }
+    }
     #expect(kept.result?.value == 4)
     #expect(rejected.result?.futureError == .filterNotSatisfied)
     #expect(failed.result?.testError == TestError(1))
     #expect(cancelled.result?.isCancelled == true)
   }
 
-  @Test("filter with a Future<Bool> keeps or rejects the value once it completes", arguments: completedOrPending)
+  @Test(
+    "filter with a Future<Bool> keeps or rejects the value once it completes",
+    arguments: completedOrPending)
   func filterAsync(pending: Bool) {
     let decision = Promise<Bool>()
     let kept = derive(.success(4), pending: pending) { (future: Future<Int>) -> Future<Int> in
@@ -173,7 +187,9 @@ struct FutureTransformTests {
 
   @Test("recover with a value replaces a failure", arguments: completedOrPending)
   func recoverValue(pending: Bool) {
-    let recovered = derive(FutureResult<Int>.error(TestError(1)), pending: pending) { $0.recover(9) }
+    let recovered = derive(FutureResult<Int>.error(TestError(1)), pending: pending) {
+      $0.recover(9)
+    }
     let untouched = derive(.success(2), pending: pending) { $0.recover(9) }
     let cancelled = derive(FutureResult<Int>.cancelled, pending: pending) { $0.recover(9) }
     #expect(recovered.result?.value == 9)
@@ -188,7 +204,9 @@ struct FutureTransformTests {
       calls.increment()
       return ((error as? TestError)?.code ?? 0) * 10
     }
-    let recovered = derive(FutureResult<Int>.error(TestError(4)), pending: pending) { $0.recover(handler) }
+    let recovered = derive(FutureResult<Int>.error(TestError(4)), pending: pending) {
+      $0.recover(handler)
+    }
     let untouched = derive(.success(2), pending: pending) { $0.recover(handler) }
     let cancelled = derive(FutureResult<Int>.cancelled, pending: pending) { $0.recover(handler) }
     #expect(recovered.result?.value == 40)
@@ -200,14 +218,16 @@ struct FutureTransformTests {
   @Test("recover with a future continues with that future", arguments: completedOrPending)
   func recoverFuture(pending: Bool) {
     let inner = Promise<Int>()
-    let recovered = derive(.error(TestError(4)), pending: pending) { (future: Future<Int>) -> Future<Int> in
+    let recovered = derive(.error(TestError(4)), pending: pending) {
+      (future: Future<Int>) -> Future<Int> in
       future.recover { (_: any Error) -> Future<Int> in inner.future }
     }
     #expect(!recovered.isCompleted)
     inner.succeed(44)
     #expect(recovered.result?.value == 44)
 
-    let failedAgain = derive(.error(TestError(4)), pending: pending) { (future: Future<Int>) -> Future<Int> in
+    let failedAgain = derive(.error(TestError(4)), pending: pending) {
+      (future: Future<Int>) -> Future<Int> in
       future.recover { (_: any Error) -> Future<Int> in Future(TestError(5)) }
     }
     #expect(failedAgain.result?.testError == TestError(5))

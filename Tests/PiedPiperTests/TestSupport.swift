@@ -67,7 +67,8 @@ func outcome<T: Sendable>(
   within seconds: TimeInterval = patience,
   sourceLocation: SourceLocation = #_sourceLocation
 ) async -> FutureResult<T>? {
-  let result = await withCheckedContinuation { (continuation: CheckedContinuation<FutureResult<T>?, Never>) in
+  let result = await withCheckedContinuation {
+    (continuation: CheckedContinuation<FutureResult<T>?, Never>) in
     let pending = Guarded<CheckedContinuation<FutureResult<T>?, Never>?>(continuation)
     let resume: @Sendable (FutureResult<T>?) -> Void = { result in
       pending.withLock { $0.take() }?.resume(returning: result)

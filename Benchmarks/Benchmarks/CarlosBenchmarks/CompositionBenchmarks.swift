@@ -3,7 +3,8 @@ import Carlos
 import Foundation
 
 /// A fetch closure that is never reached when the first level hits.
-let unreachableFetch: @Sendable (String) -> Future<Data> = { _ in Future(FetchError.valueNotInCache) }
+let unreachableFetch: @Sendable (String) -> Future<Data> = { _ in Future(FetchError.valueNotInCache)
+}
 
 /// Composed levels hitting their first level, against one `MemoryCacheLevel.get`.
 func compositionBenchmarks() {
@@ -29,7 +30,9 @@ func compositionBenchmarks() {
     }
   } setup: { () -> BasicCache<Int, Data> in
     let keyOf: @Sendable (Int) -> Future<String> = { Future(Fixtures.keys[$0]) }
-    let levels = filledMemoryLevel() >>> MemoryCacheLevel<String, Data>(capacity: 64 << 20) >>> unreachableFetch
+    let levels =
+      filledMemoryLevel() >>> MemoryCacheLevel<String, Data>(capacity: 64 << 20)
+      >>> unreachableFetch
     return keyOf =>> levels
   }
 
@@ -38,6 +41,7 @@ func compositionBenchmarks() {
       level.get(Fixtures.key(i)).onSuccess { blackHole($0) }
     }
   } setup: { () -> PoolCache<BasicCache<String, Data>> in
-    (filledMemoryLevel() >>> MemoryCacheLevel<String, Data>(capacity: 64 << 20) >>> unreachableFetch).pooled()
+    (filledMemoryLevel() >>> MemoryCacheLevel<String, Data>(capacity: 64 << 20) >>> unreachableFetch)
+      .pooled()
   }
 }

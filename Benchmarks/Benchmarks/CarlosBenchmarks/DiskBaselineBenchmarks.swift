@@ -59,7 +59,8 @@ func fixturePaths(_ name: String, written: Bool) -> [String] {
 func diskBaselineBenchmarks() {
   let configuration = diskConfiguration
 
-  Benchmark("disk.get · baseline POSIX open+read+close", configuration: configuration) { benchmark, paths in
+  Benchmark("disk.get · baseline POSIX open+read+close", configuration: configuration) {
+    benchmark, paths in
     for i in benchmark.scaledIterations {
       blackHole(posixRead(paths[i & (Fixtures.keyCount - 1)]))
     }
@@ -67,7 +68,8 @@ func diskBaselineBenchmarks() {
     fixturePaths("posix-read", written: true)
   }
 
-  Benchmark("disk.get · baseline FileManager.contents(atPath:)", configuration: configuration) { benchmark, paths in
+  Benchmark("disk.get · baseline FileManager.contents(atPath:)", configuration: configuration) {
+    benchmark, paths in
     for i in benchmark.scaledIterations {
       blackHole(FileManager.default.contents(atPath: paths[i & (Fixtures.keyCount - 1)]))
     }
@@ -78,11 +80,14 @@ func diskBaselineBenchmarks() {
   // The same read behind the hop the disk level makes: onto a concurrent queue and
   // back to the awaiting task. Shows how much of the level's time the hop takes.
   let queue = DispatchQueue(label: "disk-baseline", attributes: .concurrent)
-  Benchmark("disk.get · baseline POSIX read on a DispatchQueue, awaited", configuration: configuration) {
+  Benchmark(
+    "disk.get · baseline POSIX read on a DispatchQueue, awaited", configuration: configuration
+  ) {
     benchmark, paths in
     for i in benchmark.scaledIterations {
       let path = paths[i & (Fixtures.keyCount - 1)]
-      let data = await withCheckedContinuation { (continuation: CheckedContinuation<Data?, Never>) in
+      let data = await withCheckedContinuation {
+        (continuation: CheckedContinuation<Data?, Never>) in
         queue.async { continuation.resume(returning: posixRead(path)) }
       }
       blackHole(data)
@@ -91,7 +96,8 @@ func diskBaselineBenchmarks() {
     fixturePaths("posix-read-queue", written: true)
   }
 
-  Benchmark("disk.set · baseline POSIX temp write+rename", configuration: configuration) { benchmark, paths in
+  Benchmark("disk.set · baseline POSIX temp write+rename", configuration: configuration) {
+    benchmark, paths in
     for i in benchmark.scaledIterations {
       blackHole(posixWriteAndRename(Fixtures.value(i), to: paths[i & (Fixtures.keyCount - 1)]))
     }
@@ -99,7 +105,8 @@ func diskBaselineBenchmarks() {
     fixturePaths("posix-write", written: false)
   }
 
-  Benchmark("disk.set · baseline Data.write(options: .atomic)", configuration: configuration) { benchmark, urls in
+  Benchmark("disk.set · baseline Data.write(options: .atomic)", configuration: configuration) {
+    benchmark, urls in
     for i in benchmark.scaledIterations {
       do {
         try Fixtures.value(i).write(to: urls[i & (Fixtures.keyCount - 1)], options: .atomic)

@@ -25,9 +25,11 @@ func diskLevelBenchmarks() {
       blackHole(waitForResult(level.get(Fixtures.key(i))))
     }
   } setup: { () -> DiskCacheLevel<String, Data> in
-    let level = DiskCacheLevel<String, Data>(path: Fixtures.makeTemporaryFolder("disk-level-get"), capacity: 64 << 20)
+    let level = DiskCacheLevel<String, Data>(
+      path: Fixtures.makeTemporaryFolder("disk-level-get"), capacity: 64 << 20)
     for i in 0..<Fixtures.keyCount {
-      guard case .success = waitForResult(level.set(Fixtures.value(i), forKey: Fixtures.key(i))) else {
+      guard case .success = waitForResult(level.set(Fixtures.value(i), forKey: Fixtures.key(i)))
+      else {
         fatalError("the disk level refused a value")
       }
     }
@@ -40,6 +42,7 @@ func diskLevelBenchmarks() {
       blackHole(waitForResult(level.set(Fixtures.value(i), forKey: Fixtures.key(i))))
     }
   } setup: {
-    DiskCacheLevel<String, Data>(path: Fixtures.makeTemporaryFolder("disk-level-set"), capacity: 64 << 20)
+    DiskCacheLevel<String, Data>(
+      path: Fixtures.makeTemporaryFolder("disk-level-set"), capacity: 64 << 20)
   }
 }

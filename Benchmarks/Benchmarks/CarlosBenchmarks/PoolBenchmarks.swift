@@ -59,18 +59,24 @@ func concurrentGets<Level: CacheLevel>(
 /// Request pooling: 1,000 concurrent gets of one key.
 func poolBenchmarks() {
   let configuration = Benchmark.Configuration(
-    metrics: [.wallClock, .throughput, .mallocCountTotal, .custom("inner requests", useScalingFactor: false)],
+    metrics: [
+      .wallClock, .throughput, .mallocCountTotal,
+      .custom("inner requests", useScalingFactor: false),
+    ],
     timeUnits: .microseconds,
     scalingFactor: .one,
     maxDuration: .seconds(2),
     maxIterations: 1_000
   )
 
-  Benchmark("pool.1000 · Carlos pooled() 1,000 concurrent gets of one key", configuration: configuration) {
+  Benchmark(
+    "pool.1000 · Carlos pooled() 1,000 concurrent gets of one key", configuration: configuration
+  ) {
     benchmark, fixture in
     var inner = 0
     for _ in benchmark.scaledIterations {
-      inner += concurrentGets(fixture.level, fetcher: fixture.fetcher, countdown: fixture.countdown, count: 1_000)
+      inner += concurrentGets(
+        fixture.level, fetcher: fixture.fetcher, countdown: fixture.countdown, count: 1_000)
     }
     benchmark.measurement(.custom("inner requests", useScalingFactor: false), inner)
   } setup: { () -> (level: PoolCache<HeldFetcher>, fetcher: HeldFetcher, countdown: Countdown) in
@@ -78,11 +84,13 @@ func poolBenchmarks() {
     return (fetcher.pooled(), fetcher, Countdown())
   }
 
-  Benchmark("pool.1000 · baseline 1,000 concurrent gets, no pooling", configuration: configuration) {
+  Benchmark("pool.1000 · baseline 1,000 concurrent gets, no pooling", configuration: configuration)
+  {
     benchmark, fixture in
     var inner = 0
     for _ in benchmark.scaledIterations {
-      inner += concurrentGets(fixture.fetcher, fetcher: fixture.fetcher, countdown: fixture.countdown, count: 1_000)
+      inner += concurrentGets(
+        fixture.fetcher, fetcher: fixture.fetcher, countdown: fixture.countdown, count: 1_000)
     }
     benchmark.measurement(.custom("inner requests", useScalingFactor: false), inner)
   } setup: { () -> (fetcher: HeldFetcher, countdown: Countdown) in

@@ -43,7 +43,8 @@ func composedGet<Upper: CacheLevel, Lower: CacheLevel>(
   _ key: Upper.KeyType,
   upper: Upper,
   lower: Lower
-) -> Future<Upper.OutputType> where Upper.KeyType == Lower.KeyType, Upper.OutputType == Lower.OutputType {
+) -> Future<Upper.OutputType>
+where Upper.KeyType == Lower.KeyType, Upper.OutputType == Lower.OutputType {
   let first = upper.get(key)
   if case .success? = first.result { return first }
   let promise = Promise<Upper.OutputType>()

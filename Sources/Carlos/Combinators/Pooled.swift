@@ -42,7 +42,9 @@ public final class PoolCache<Inner: CacheLevel>: CacheLevel where Inner.KeyType:
     /// Records the inner request of request `id` and its first caller's future.
     /// Returns false when this entry belongs to another request.
     @inlinable
-    mutating func start(_ id: UInt64, request: Future<OutputType>, leader: Promise<OutputType>) -> Bool {
+    mutating func start(_ id: UInt64, request: Future<OutputType>, leader: Promise<OutputType>)
+      -> Bool
+    {
       guard id == self.id else { return false }
       inner = request
       waiters.append(leader)
@@ -133,7 +135,8 @@ public final class PoolCache<Inner: CacheLevel>: CacheLevel where Inner.KeyType:
   @inlinable
   func finish(_ key: KeyType, id: UInt64, result: FutureResult<OutputType>) {
     let waiters: [Promise<OutputType>] = state.withLock { state in
-      guard let index = state.entries.index(forKey: key), state.entries.values[index].id == id else {
+      guard let index = state.entries.index(forKey: key), state.entries.values[index].id == id
+      else {
         return []
       }
       return state.entries.remove(at: index).value.waiters
@@ -146,7 +149,8 @@ public final class PoolCache<Inner: CacheLevel>: CacheLevel where Inner.KeyType:
   @inlinable
   func callerCancelled(_ key: KeyType, id: UInt64) {
     let abandoned: Future<OutputType>? = state.withLock { state in
-      guard let index = state.entries.index(forKey: key), state.entries.values[index].id == id else {
+      guard let index = state.entries.index(forKey: key), state.entries.values[index].id == id
+      else {
         return nil
       }
       state.entries.values[index].activeCallers -= 1

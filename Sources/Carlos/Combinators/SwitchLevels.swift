@@ -17,7 +17,8 @@ public func switchLevels<A: CacheLevel, B: CacheLevel>(
   cacheA: A,
   cacheB: B,
   switchClosure: @escaping @Sendable (A.KeyType) -> CacheLevelSwitchResult
-) -> BasicCache<A.KeyType, A.OutputType> where A.KeyType == B.KeyType, A.OutputType == B.OutputType {
+) -> BasicCache<A.KeyType, A.OutputType>
+where A.KeyType == B.KeyType, A.OutputType == B.OutputType {
   BasicCache(
     getClosure: { key in
       switch switchClosure(key) {

@@ -12,7 +12,9 @@ import Foundation
 ///
 /// Meant for small values (settings, tokens, small JSON documents): the whole
 /// suite is rewritten on each change. Safe to use from many threads.
-public final class UserDefaultsCacheLevel<Key: StringConvertible & Sendable, Value: Codable & Sendable>: CacheLevel {
+public final class UserDefaultsCacheLevel<
+  Key: StringConvertible & Sendable, Value: Codable & Sendable
+>: CacheLevel {
   public typealias KeyType = Key
   public typealias OutputType = Value
 

@@ -44,11 +44,15 @@ public final class MemoryPressureMonitor: Sendable {
   ) {
     let validThreshold = threshold.isNaN ? 0.9 : Swift.min(Swift.max(threshold, 0), 1)
     if validThreshold != threshold {
-      Logger.log("MemoryPressureMonitor threshold \(threshold) is not within 0...1; using \(validThreshold)", .warning)
+      Logger.log(
+        "MemoryPressureMonitor threshold \(threshold) is not within 0...1; using \(validThreshold)",
+        .warning)
     }
     let validInterval = pollingInterval.isNaN ? 5 : Swift.max(pollingInterval, 0.01)
     if validInterval != pollingInterval {
-      Logger.log("MemoryPressureMonitor polling interval \(pollingInterval) s is too short; using \(validInterval) s", .warning)
+      Logger.log(
+        "MemoryPressureMonitor polling interval \(pollingInterval) s is too short; using \(validInterval) s",
+        .warning)
     }
     self.threshold = validThreshold
     self.pollingInterval = validInterval
@@ -125,7 +129,9 @@ public final class MemoryPressureMonitor: Sendable {
   /// The reading of this process's cgroup, when it has a memory limit.
   private static func cgroupReading() -> MemoryReading? {
     var directories: [String] = []
-    if let path = readFile("/proc/self/cgroup").flatMap(MemoryReading.cgroupV2Path(procCgroup:)), path != "/" {
+    if let path = readFile("/proc/self/cgroup").flatMap(MemoryReading.cgroupV2Path(procCgroup:)),
+      path != "/"
+    {
       directories.append("/sys/fs/cgroup" + path)
     }
     directories.append("/sys/fs/cgroup")

@@ -30,7 +30,8 @@ public func =>> <Level: CacheLevel, Transformer: TwoWayTransformer>(
 public func =>> <Source: Fetcher, Transformer: OneWayTransformer>(
   fetcher: Source,
   transformer: Transformer
-) -> BasicFetcher<Source.KeyType, Transformer.TypeOut> where Transformer.TypeIn == Source.OutputType {
+) -> BasicFetcher<Source.KeyType, Transformer.TypeOut>
+where Transformer.TypeIn == Source.OutputType {
   fetcher.transformValues(transformer)
 }
 
@@ -39,7 +40,8 @@ public func =>> <Source: Fetcher, Transformer: OneWayTransformer>(
 public func =>> <Source: Fetcher, Transformer: TwoWayTransformer>(
   fetcher: Source,
   transformer: Transformer
-) -> BasicFetcher<Source.KeyType, Transformer.TypeOut> where Transformer.TypeIn == Source.OutputType {
+) -> BasicFetcher<Source.KeyType, Transformer.TypeOut>
+where Transformer.TypeIn == Source.OutputType {
   fetcher.transformValues(transformer)
 }
 

@@ -12,7 +12,9 @@ public protocol ConditionedOneWayTransformer<KeyType, TypeIn, TypeOut>: Sendable
 }
 
 /// A ``ConditionedOneWayTransformer`` made of a closure.
-public struct ConditionedOneWayTransformationBox<Key: Sendable, TypeIn: Sendable, TypeOut: Sendable>:
+public struct ConditionedOneWayTransformationBox<
+  Key: Sendable, TypeIn: Sendable, TypeOut: Sendable
+>:
   ConditionedOneWayTransformer
 {
   public typealias KeyType = Key

@@ -1,5 +1,6 @@
 /// A ``ConditionedOneWayTransformer`` that can also transform back.
-public protocol ConditionedTwoWayTransformer<KeyType, TypeIn, TypeOut>: ConditionedOneWayTransformer {
+public protocol ConditionedTwoWayTransformer<KeyType, TypeIn, TypeOut>: ConditionedOneWayTransformer
+{
   /// Transforms `value`, stored under `key`, back into the input type.
   func conditionalInverseTransform(key: KeyType, value: TypeOut) -> Future<TypeIn>
 }
@@ -16,7 +17,9 @@ extension ConditionedTwoWayTransformer {
 }
 
 /// A ``ConditionedTwoWayTransformer`` made of two closures.
-public struct ConditionedTwoWayTransformationBox<Key: Sendable, TypeIn: Sendable, TypeOut: Sendable>:
+public struct ConditionedTwoWayTransformationBox<
+  Key: Sendable, TypeIn: Sendable, TypeOut: Sendable
+>:
   ConditionedTwoWayTransformer
 {
   public typealias KeyType = Key

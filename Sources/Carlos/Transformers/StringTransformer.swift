@@ -15,7 +15,8 @@ public struct StringTransformer: TwoWayTransformer {
 
   /// Decodes the data; fails with ``FetchError/valueTransformationFailed`` when it is not valid text.
   public func transform(_ value: Data) -> Future<String> {
-    Future(value: String(data: value, encoding: encoding), error: FetchError.valueTransformationFailed)
+    Future(
+      value: String(data: value, encoding: encoding), error: FetchError.valueTransformationFailed)
   }
 
   /// Encodes the string; fails with ``FetchError/valueTransformationFailed`` when the

@@ -17,7 +17,9 @@ extension TwoWayTransformer {
   ) -> TwoWayTransformationBox<TypeIn, Next.TypeOut> where Next.TypeIn == TypeOut {
     TwoWayTransformationBox(
       transform: { value in self.transform(value).flatMap { next.transform($0) } },
-      inverseTransform: { value in next.inverseTransform(value).flatMap { self.inverseTransform($0) } }
+      inverseTransform: { value in
+        next.inverseTransform(value).flatMap { self.inverseTransform($0) }
+      }
     )
   }
 

@@ -3,7 +3,9 @@ import Testing
 
 @Suite("Capping requests")
 struct CapRequestsTests {
-  @Test("10,000 requests from 8 threads never run more than n inner gets at once", arguments: [1, 3, 16])
+  @Test(
+    "10,000 requests from 8 threads never run more than n inner gets at once",
+    arguments: [1, 3, 16])
   func neverMoreThanLimit(limit: Int) async {
     let probe = ProbeLevel<Int>(.background)
     let capped = probe.capRequests(limit)

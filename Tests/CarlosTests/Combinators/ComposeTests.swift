@@ -44,7 +44,8 @@ struct ComposeTests {
     let failed = (upper >>> failingLower).set(4, forKey: "k")
     #expect(failed.result?.error as? TestError == TestError(1))
     let failingUpper = SpyLevel<String, Int>(setError: TestError(2))
-    #expect((failingUpper >>> lower).set(4, forKey: "k").result?.error as? TestError == TestError(2))
+    #expect(
+      (failingUpper >>> lower).set(4, forKey: "k").result?.error as? TestError == TestError(2))
   }
 
   @Test("clear and memory warnings reach both levels")

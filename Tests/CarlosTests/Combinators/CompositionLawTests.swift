@@ -19,7 +19,10 @@ struct CompositionLawTests {
         return level
       }
       script = (0..<30).map { _ in
-        (Bool.random(using: &generator), Int.random(in: 0..<10, using: &generator), Int.random(in: 0..<1000, using: &generator))
+        (
+          Bool.random(using: &generator), Int.random(in: 0..<10, using: &generator),
+          Int.random(in: 0..<1000, using: &generator)
+        )
       }
     }
 
@@ -32,7 +35,8 @@ struct CompositionLawTests {
       let cache = build(levels)
       let outcomes = script.map { step -> Outcome<Int> in
         if step.isSet {
-          return cache.set(step.value, forKey: step.key).result?.value == nil ? .failure("set") : .pending
+          return cache.set(step.value, forKey: step.key).result?.value == nil
+            ? .failure("set") : .pending
         }
         return Outcome(cache.get(step.key))
       }

@@ -17,7 +17,9 @@ struct NormalizeTests {
 
   @Test("an existential level normalizes and composes")
   func existential() {
-    let levels: [any CacheLevel<Int, String>] = [SpyLevel<Int, String>(), SpyLevel<Int, String>([1: "one"])]
+    let levels: [any CacheLevel<Int, String>] = [
+      SpyLevel<Int, String>(), SpyLevel<Int, String>([1: "one"]),
+    ]
     let first = levels[0].normalize()
     let second = levels[1].normalize()
     #expect(Outcome((first >>> second).get(1)) == .success("one"))

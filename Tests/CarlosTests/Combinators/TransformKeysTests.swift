@@ -29,7 +29,8 @@ struct TransformKeysTests {
   @Test("a closure works as a key transformer")
   func closureTransformer() {
     let level = SpyLevel<URL, Int>([URL(string: "https://example.com")!: 5])
-    let cache = { (key: String) in Future(value: URL(string: key), error: FetchError.invalidKey) } =>> level
+    let cache =
+      { (key: String) in Future(value: URL(string: key), error: FetchError.invalidKey) } =>> level
     #expect(Outcome(cache.get("https://example.com")) == .success(5))
   }
 

@@ -22,7 +22,9 @@ struct TransformValuesTests {
   func failingInverse() {
     let level = SpyLevel<String, Int>()
     let cache = level.transformValues(intToString)
-    #expect(cache.set("not a number", forKey: "b").result?.error as? FetchError == .valueTransformationFailed)
+    #expect(
+      cache.set("not a number", forKey: "b").result?.error as? FetchError
+        == .valueTransformationFailed)
     #expect(level.storage.isEmpty)
   }
 
@@ -63,7 +65,8 @@ struct TransformValuesTests {
     let transformer = ConditionedTwoWayTransformationBox<String, Int, String>(
       conditionalTransformClosure: { key, value in Future("\(key)=\(value)") },
       conditionalInverseTransformClosure: { key, value in
-        Future(value: Int(value.dropFirst(key.count + 1)), error: FetchError.valueTransformationFailed)
+        Future(
+          value: Int(value.dropFirst(key.count + 1)), error: FetchError.valueTransformationFailed)
       }
     )
     let cache = level.conditionedValueTransformation(transformer: transformer)

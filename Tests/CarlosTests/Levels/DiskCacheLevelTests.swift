@@ -1,7 +1,6 @@
+import Carlos
 import Foundation
 import Testing
-
-import Carlos
 
 #if canImport(Glibc)
   import Glibc
@@ -139,14 +138,19 @@ struct DiskCacheLevelTests {
     do {
       let first = DiskCacheLevel<String, Data>(path: folder.path)
       for index in 0..<10 {
-        try await first.set(diskTestBytes(100 + index, seed: UInt64(index)), forKey: "key-\(index)").value
+        try await first.set(diskTestBytes(100 + index, seed: UInt64(index)), forKey: "key-\(index)")
+          .value
       }
     }
     let second = DiskCacheLevel<String, Data>(path: folder.path)
     for index in 0..<10 {
-      #expect(try await second.get("key-\(index)").value == diskTestBytes(100 + index, seed: UInt64(index)))
+      #expect(
+        try await second.get("key-\(index)").value
+          == diskTestBytes(100 + index, seed: UInt64(index)))
     }
-    let expected = (0..<10).reduce(UInt64(0)) { $0 + diskTestFileSize(key: "key-\($1)", valueBytes: 100 + $1) }
+    let expected = (0..<10).reduce(UInt64(0)) {
+      $0 + diskTestFileSize(key: "key-\($1)", valueBytes: 100 + $1)
+    }
     #expect(second.indexedBytes() == expected)
   }
 
@@ -164,7 +168,8 @@ struct DiskCacheLevelTests {
       #expect(level.indexedBytes() == onDisk)
     }
     // The value just set is always kept.
-    #expect(try await level.get("key-59").value == diskTestBytes(500 + (59 * 337) % 4_000, seed: 59))
+    #expect(
+      try await level.get("key-59").value == diskTestBytes(500 + (59 * 337) % 4_000, seed: 59))
   }
 
   @Test("The least recently read or written file is evicted first")
@@ -277,8 +282,11 @@ struct DiskCacheLevelTests {
     for stem in ["../escape", "", "ABC", String(repeating: "a", count: 65), "a/b"] {
       let hooks = DiskCacheHooks(fileStem: { _ in stem })
       let level = DiskCacheLevel<String, Data>(
-        path: folder.child("level"), capacity: 1_000, fileManager: .default, coder: .data, hooks: hooks)
-      await #expect(throws: FetchError.invalidKey) { try await level.set(Data([1]), forKey: "k").value }
+        path: folder.child("level"), capacity: 1_000, fileManager: .default, coder: .data,
+        hooks: hooks)
+      await #expect(throws: FetchError.invalidKey) {
+        try await level.set(Data([1]), forKey: "k").value
+      }
       await #expect(throws: FetchError.invalidKey) { try await level.get("k").value }
     }
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
@@ -302,7 +310,8 @@ struct DiskCacheLevelTests {
       try await level.set(Data("value \(index)".utf8), forKey: key).value
     }
     for (index, key) in keys.enumerated() {
-      #expect(try await level.get(key).value == Data("value \(index)".utf8), "key \(key.prefix(40))")
+      #expect(
+        try await level.get(key).value == Data("value \(index)".utf8), "key \(key.prefix(40))")
     }
     // Only the level's folder exists next to it, and it holds only cache files.
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["cache"])
@@ -320,15 +329,19 @@ struct DiskCacheLevelTests {
     let level = DiskCacheLevel<String, Data>(path: folder.path)
     try await level.set(Data([1]), forKey: "abc").value
     // SHA-256("abc") starts with ba7816bf8f01cfea414140de5dae2223.
-    #expect(DiskTestFolder.cacheFiles(in: folder.path) == ["ba7816bf8f01cfea414140de5dae2223.cache"])
+    #expect(
+      DiskTestFolder.cacheFiles(in: folder.path) == ["ba7816bf8f01cfea414140de5dae2223.cache"])
   }
 
   // MARK: - Corruption
 
   @Test(
     "A torn, truncated, garbled or empty file is a miss and is removed",
-    arguments: ["truncated", "headerOnly", "empty", "flippedValue", "flippedKey", "flippedHeader", "extraBytes",
-                "garbage", "wrongLength"]
+    arguments: [
+      "truncated", "headerOnly", "empty", "flippedValue", "flippedKey", "flippedHeader",
+      "extraBytes",
+      "garbage", "wrongLength",
+    ]
   )
   func corruptedFile(corruption: String) async throws {
     let folder = DiskTestFolder()
@@ -369,7 +382,8 @@ struct DiskCacheLevelTests {
     defer { folder.remove() }
     let level = DiskCacheLevel<String, Data>(path: folder.path)
     let name = DiskCacheHooks.sha256Stem(Array("k".utf8)) + DiskCacheLevelFiles.cacheSuffix
-    try FileManager.default.createDirectory(atPath: folder.child(name), withIntermediateDirectories: false)
+    try FileManager.default.createDirectory(
+      atPath: folder.child(name), withIntermediateDirectories: false)
     await #expect(throws: FetchError.valueNotInCache) { try await level.get("k").value }
     // rename(2) cannot replace a directory with a file: the set fails cleanly.
     let error = await diskTestFailure(level.set(Data([1]), forKey: "k"))
@@ -401,7 +415,9 @@ struct DiskCacheLevelTests {
     #expect(code == ENOSPC)
     #expect(path.hasPrefix(folder.path + "/"))
     #expect(!reason.isEmpty)
-    await #expect(throws: (any Error).self) { try await level.set(Data("x".utf8), forKey: "another").value }
+    await #expect(throws: (any Error).self) {
+      try await level.set(Data("x".utf8), forKey: "another").value
+    }
     #expect(try await level.get("old").value == Data("kept".utf8))
     #expect(level.indexedBytes() == before)
     refuse.isOn = false
@@ -409,7 +425,8 @@ struct DiskCacheLevelTests {
     #expect(try await level.get("old").value == Data("new".utf8))
   }
 
-  @Test("A read-only folder makes set fail and keeps values readable (permission bits, when not root)")
+  @Test(
+    "A read-only folder makes set fail and keeps values readable (permission bits, when not root)")
   func readOnlyFolder() async throws {
     let folder = DiskTestFolder()
     defer {
@@ -434,7 +451,8 @@ struct DiskCacheLevelTests {
     }
   }
 
-  @Test("A folder that cannot be created makes set fail with couldNotCreateDirectory (also as root)")
+  @Test(
+    "A folder that cannot be created makes set fail with couldNotCreateDirectory (also as root)")
   func folderCannotBeCreated() async throws {
     let folder = DiskTestFolder()
     defer { folder.remove() }
@@ -560,7 +578,9 @@ struct DiskCacheLevelTests {
           for _ in 0..<50 {
             let data = try await level.get("shared").value
             let tag = Int(data.first ?? 0)
-            if data.count != (tag + 1) * 1_024 || data.contains(where: { $0 != UInt8(tag) }) { bad += 1 }
+            if data.count != (tag + 1) * 1_024 || data.contains(where: { $0 != UInt8(tag) }) {
+              bad += 1
+            }
           }
           return bad
         }
@@ -601,9 +621,13 @@ struct DiskCacheLevelTests {
     #expect(try await cache.get("k").value == Data("composed".utf8))
 
     // The argument-less form type-checks too (not called: it would use the user's cache folder).
-    let makeDefault: @Sendable () -> BasicCache<String, Data> = { IdentityLevel<String, Data>() >>> DiskCacheLevel() }
+    let makeDefault: @Sendable () -> BasicCache<String, Data> = {
+      IdentityLevel<String, Data>() >>> DiskCacheLevel()
+    }
     _ = makeDefault
-    #expect(DiskCacheLevel<String, Data>(path: folder.path + "/./sub/..").path == folder.url.standardizedFileURL.path)
+    #expect(
+      DiskCacheLevel<String, Data>(path: folder.path + "/./sub/..").path
+        == folder.url.standardizedFileURL.path)
   }
 
   // MARK: - Gets against writes and clears in flight
@@ -628,14 +652,16 @@ struct DiskCacheLevelTests {
     // The file still holds the old value, and other keys are read from disk
     // without waiting for the write.
     let name = DiskCacheHooks.sha256Stem(Array("k".utf8)) + DiskCacheLevelFiles.cacheSuffix
-    #expect(try Data(contentsOf: URL(fileURLWithPath: folder.child(name))).suffix(3) == Data("old".utf8))
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: folder.child(name))).suffix(3) == Data("old".utf8))
     #expect(level.get("other").result?.value == Data("other".utf8))
     #expect(!writing.isCompleted)
 
     gate.release()
     try await writing.value
     #expect(try await level.get("k").value == Data("new".utf8))
-    #expect(try Data(contentsOf: URL(fileURLWithPath: folder.child(name))).suffix(3) == Data("new".utf8))
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: folder.child(name))).suffix(3) == Data("new".utf8))
   }
 
   @Test("Once a write in flight fails, gets read the old value again")

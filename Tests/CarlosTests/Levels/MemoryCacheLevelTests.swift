@@ -66,7 +66,8 @@ struct MemoryCacheLevelTests {
     cache.set("old", forKey: "a")
     cache.set("kept", forKey: "b")
     let refused = cache.set("far too long", forKey: "a")
-    #expect(refused.result?.error as? MemoryCacheLevelError == .valueTooLarge(cost: 12, capacity: 8))
+    #expect(
+      refused.result?.error as? MemoryCacheLevelError == .valueTooLarge(cost: 12, capacity: 8))
     // The stale value is gone, the rest is untouched.
     #expect(cache.get("a").result?.error as? FetchError == .valueNotInCache)
     #expect(try cache.get("b").result?.get() == "kept")
@@ -165,7 +166,8 @@ struct MemoryCacheLevelTests {
           for _ in 0..<10_000 {
             let key = Int.random(in: 0..<1_000, using: &random)
             if Bool.random(using: &random) {
-              cache.set(key * 1_000_000 + Int.random(in: 0..<1_000_000, using: &random), forKey: key)
+              cache.set(
+                key * 1_000_000 + Int.random(in: 0..<1_000_000, using: &random), forKey: key)
             } else if let value = cache.get(key).result?.value, value / 1_000_000 != key {
               wrong += 1
             }

@@ -7,7 +7,9 @@ import Testing
 struct NetworkFetcherTests {
   /// Waits for `future` and returns its result, failing the test (with `.cancelled`)
   /// when it does not complete within `seconds`.
-  private func outcome<T: Sendable>(of future: Future<T>, within seconds: TimeInterval = 60) async -> FutureResult<T> {
+  private func outcome<T: Sendable>(of future: Future<T>, within seconds: TimeInterval = 60) async
+    -> FutureResult<T>
+  {
     let deadline = Date().addingTimeInterval(seconds)
     while future.result == nil && Date() < deadline {
       try? await Task.sleep(nanoseconds: 2_000_000)
@@ -85,7 +87,8 @@ struct NetworkFetcherTests {
   func cancelDuringBodyClosesConnection() async throws {
     // 100 chunks, 1 s apart: the body takes 100 s, far longer than the test waits.
     let body = Data(repeating: 7, count: 1_000)
-    let server = try TestServer { _ in TestServerResponse(body: body, chunkSize: 10, chunkDelay: 1) }
+    let server = try TestServer { _ in TestServerResponse(body: body, chunkSize: 10, chunkDelay: 1)
+    }
     defer { server.stop() }
 
     let future = NetworkFetcher(timeout: 60).get(server.url("/trickle"))
@@ -110,10 +113,12 @@ struct NetworkFetcherTests {
 
   @Test("a body above the limit with a declared length fails cleanly")
   func declaredOversizedBodyFails() async throws {
-    let server = try TestServer { _ in TestServerResponse(body: Data(repeating: 0, count: 200_000)) }
+    let server = try TestServer { _ in TestServerResponse(body: Data(repeating: 0, count: 200_000))
+    }
     defer { server.stop() }
 
-    let result = await outcome(of: NetworkFetcher(timeout: 60, maximumResponseSize: 100_000).get(server.url("/big")))
+    let result = await outcome(
+      of: NetworkFetcher(timeout: 60, maximumResponseSize: 100_000).get(server.url("/big")))
 
     #expect(networkError(result) == .responseTooLarge(limit: 100_000))
   }
@@ -121,11 +126,13 @@ struct NetworkFetcherTests {
   @Test("a chunked body that grows above the limit fails and the download stops")
   func streamedOversizedBodyFails() async throws {
     let server = try TestServer { _ in
-      TestServerResponse(body: Data(repeating: 0, count: 2_000_000), chunkSize: 50_000, chunkDelay: 0.01)
+      TestServerResponse(
+        body: Data(repeating: 0, count: 2_000_000), chunkSize: 50_000, chunkDelay: 0.01)
     }
     defer { server.stop() }
 
-    let result = await outcome(of: NetworkFetcher(timeout: 60, maximumResponseSize: 100_000).get(server.url("/endless")))
+    let result = await outcome(
+      of: NetworkFetcher(timeout: 60, maximumResponseSize: 100_000).get(server.url("/endless")))
 
     #expect(networkError(result) == .responseTooLarge(limit: 100_000))
     #expect(await server.waitForClientDisconnect("/endless", timeout: 60))
@@ -144,7 +151,9 @@ struct NetworkFetcherTests {
     #expect(!reason.isEmpty)
   }
 
-  @Test("a URL that is not http(s) fails at once", arguments: ["file:///etc/hosts", "ftp://127.0.0.1/x"])
+  @Test(
+    "a URL that is not http(s) fails at once",
+    arguments: ["file:///etc/hosts", "ftp://127.0.0.1/x"])
   func unsupportedURLFails(address: String) throws {
     let url = try #require(URL(string: address))
 

@@ -131,7 +131,9 @@ struct UserDefaultsCacheLevelTests {
     #expect(UserDefaults(suiteName: name)?.string(forKey: "foreign") == "not Carlos's")
   }
 
-  @Test("an unusable suite name fails every operation with a clear error", arguments: ["", "NSGlobalDomain", "../escape", "a/b"])
+  @Test(
+    "an unusable suite name fails every operation with a clear error",
+    arguments: ["", "NSGlobalDomain", "../escape", "a/b"])
   func invalidSuiteNameFails(name: String) throws {
     let level = UserDefaultsCacheLevel<String, Int>(name: name)
 

@@ -9,9 +9,10 @@ struct MemoryPressureMonitorTests {
     private let remaining: Lock<[MemoryReading?]>
 
     init(fractions: [Double?]) {
-      remaining = Lock(fractions.map { fraction in
-        fraction.flatMap { MemoryReading(usedBytes: UInt64($0 * 1_000), limitBytes: 1_000) }
-      })
+      remaining = Lock(
+        fractions.map { fraction in
+          fraction.flatMap { MemoryReading(usedBytes: UInt64($0 * 1_000), limitBytes: 1_000) }
+        })
     }
 
     func next() -> MemoryReading? {
@@ -25,7 +26,9 @@ struct MemoryPressureMonitorTests {
     let level = SpyLevel<String, Int>()
     let token = level.listenToMemoryWarnings(notificationCenter: center)
     let readings = ScriptedReadings(fractions: [0.5, 0.95, 0.97, 0.9, 0.5, 0.92, nil, 0.93, 0.3])
-    let monitor = MemoryPressureMonitor(threshold: 0.9, notificationCenter: center) { readings.next() }
+    let monitor = MemoryPressureMonitor(threshold: 0.9, notificationCenter: center) {
+      readings.next()
+    }
     let posted = (0..<9).map { _ in monitor.check() }
     #expect(posted == [false, true, false, false, false, true, false, false, false])
     #expect(level.memoryWarnings == 2)
@@ -38,7 +41,9 @@ struct MemoryPressureMonitorTests {
     let level = SpyLevel<String, Int>()
     let token = level.listenToMemoryWarnings(notificationCenter: center)
     let readings = ScriptedReadings(fractions: [0.1, 0.89, nil, 0.5])
-    let monitor = MemoryPressureMonitor(threshold: 0.9, notificationCenter: center) { readings.next() }
+    let monitor = MemoryPressureMonitor(threshold: 0.9, notificationCenter: center) {
+      readings.next()
+    }
     for _ in 0..<6 { monitor.check() }
     #expect(level.memoryWarnings == 0)
     unsubscribeToMemoryWarnings(token)
@@ -50,7 +55,9 @@ struct MemoryPressureMonitorTests {
     let level = SpyLevel<String, Int>()
     let token = level.listenToMemoryWarnings(notificationCenter: center)
     let reads = Lock(0)
-    let monitor = MemoryPressureMonitor(threshold: 0.8, pollingInterval: 0.01, notificationCenter: center) {
+    let monitor = MemoryPressureMonitor(
+      threshold: 0.8, pollingInterval: 0.01, notificationCenter: center
+    ) {
       reads.withLock { $0 += 1 }
       return MemoryReading(usedBytes: 95, limitBytes: 100)
     }
@@ -83,7 +90,9 @@ struct MemoryPressureMonitorTests {
 
   @Test("cgroup v2 files: a number and a limit, or no limit")
   func cgroupV2() {
-    #expect(MemoryReading.cgroupV2(current: "123\n", max: "1000\n") == MemoryReading(usedBytes: 123, limitBytes: 1000))
+    #expect(
+      MemoryReading.cgroupV2(current: "123\n", max: "1000\n")
+        == MemoryReading(usedBytes: 123, limitBytes: 1000))
     #expect(MemoryReading.cgroupV2(current: "123\n", max: "max\n") == nil)
     #expect(MemoryReading.cgroupV2(current: "", max: "1000") == nil)
     #expect(MemoryReading.cgroupV2(current: "-5", max: "1000") == nil)
@@ -94,7 +103,9 @@ struct MemoryPressureMonitorTests {
 
   @Test("cgroup v1 files: the kernel's huge 'no limit' value means no limit")
   func cgroupV1() {
-    #expect(MemoryReading.cgroupV1(usage: "512\n", limit: "2048\n") == MemoryReading(usedBytes: 512, limitBytes: 2048))
+    #expect(
+      MemoryReading.cgroupV1(usage: "512\n", limit: "2048\n")
+        == MemoryReading(usedBytes: 512, limitBytes: 2048))
     #expect(MemoryReading.cgroupV1(usage: "512\n", limit: "9223372036854771712\n") == nil)
     #expect(MemoryReading.cgroupV1(usage: "lots", limit: "2048") == nil)
   }
@@ -117,7 +128,9 @@ struct MemoryPressureMonitorTests {
   @Test("/proc/meminfo without MemAvailable falls back to free, buffers and cache")
   func meminfoOldKernel() {
     let sample = "MemTotal: 1000 kB\nMemFree: 100 kB\nBuffers: 50 kB\nCached: 250 kB\n"
-    #expect(MemoryReading.meminfo(sample) == MemoryReading(usedBytes: 600 * 1024, limitBytes: 1000 * 1024))
+    #expect(
+      MemoryReading.meminfo(sample) == MemoryReading(usedBytes: 600 * 1024, limitBytes: 1000 * 1024)
+    )
   }
 
   @Test("malformed /proc/meminfo gives no reading")
@@ -134,7 +147,9 @@ struct MemoryPressureMonitorTests {
 
   @Test("the process's cgroup v2 path")
   func cgroupPath() {
-    #expect(MemoryReading.cgroupV2Path(procCgroup: "0::/user.slice/app.scope\n") == "/user.slice/app.scope")
+    #expect(
+      MemoryReading.cgroupV2Path(procCgroup: "0::/user.slice/app.scope\n")
+        == "/user.slice/app.scope")
     #expect(MemoryReading.cgroupV2Path(procCgroup: "0::/\n") == "/")
     #expect(MemoryReading.cgroupV2Path(procCgroup: "12:memory:/docker/abc\n") == nil)
     #expect(MemoryReading.cgroupV2Path(procCgroup: "0::/../../etc\n") == nil)

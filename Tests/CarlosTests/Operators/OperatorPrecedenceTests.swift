@@ -9,7 +9,9 @@ struct OperatorPrecedenceTests {
   func precedence() {
     let memory = SpyLevel<String, Int>()
     let numbers = SpyLevel<Int, Int>([1: 10, 2: 20])
-    let toInt: @Sendable (String) -> Future<Int> = { Future(value: Int($0), error: FetchError.invalidKey) }
+    let toInt: @Sendable (String) -> Future<Int> = {
+      Future(value: Int($0), error: FetchError.invalidKey)
+    }
     let onlyShortKeys: @Sendable (String) -> Future<Bool> = { Future($0.count < 3) }
     // Reads as: memory >>> (onlyShortKeys <?> (toInt =>> numbers))
     let cache = memory >>> onlyShortKeys <?> toInt =>> numbers

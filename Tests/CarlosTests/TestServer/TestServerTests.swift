@@ -26,7 +26,9 @@ struct TestServerTests {
 
   @Test("answers with the handler's status and body and counts requests per path")
   func answersAndCounts() async throws {
-    let server = try TestServer { path in path == "/teapot" ? .status(418) : .ok("you asked for \(path)") }
+    let server = try TestServer { path in
+      path == "/teapot" ? .status(418) : .ok("you asked for \(path)")
+    }
     defer { server.stop() }
 
     let (status, body) = try await fetch(server.url("/a?x=1"))

@@ -12,7 +12,8 @@ struct BuiltInTransformersTests {
       #expect(transformer.transform(data).result?.value == text)
     }
     let invalid = Data([0xFF, 0xFE, 0xFD])
-    #expect(transformer.transform(invalid).result?.error as? FetchError == .valueTransformationFailed)
+    #expect(
+      transformer.transform(invalid).result?.error as? FetchError == .valueTransformationFailed)
     let ascii = StringTransformer(encoding: .ascii)
     #expect(ascii.inverseTransform("é").result?.error as? FetchError == .valueTransformationFailed)
   }
@@ -41,13 +42,17 @@ struct BuiltInTransformersTests {
     let date = Date(timeIntervalSince1970: 1_000_000_000)
     #expect(dates.transform(date).result?.value == "2001-09-09 01:46:40")
     #expect(dates.inverseTransform("2001-09-09 01:46:40").result?.value == date)
-    #expect(dates.inverseTransform("yesterday").result?.error as? FetchError == .valueTransformationFailed)
+    #expect(
+      dates.inverseTransform("yesterday").result?.error as? FetchError == .valueTransformationFailed
+    )
 
     let numbers = NumberFormatter()
     numbers.locale = Locale(identifier: "en_US_POSIX")
     #expect(numbers.transform(NSNumber(value: 42)).result?.value == "42")
     #expect(numbers.inverseTransform("17").result?.value == NSNumber(value: 17))
-    #expect(numbers.inverseTransform("seventeen").result?.error as? FetchError == .valueTransformationFailed)
+    #expect(
+      numbers.inverseTransform("seventeen").result?.error as? FetchError
+        == .valueTransformationFailed)
   }
 
   @Test("formatters are safe to use from many threads")

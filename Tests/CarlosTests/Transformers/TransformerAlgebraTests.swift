@@ -6,15 +6,19 @@ import Testing
 struct TransformerAlgebraTests {
   /// Affine maps x ↦ a·x + b with a ∈ {±1, ±3}: invertible over Int with wrapping arithmetic.
   static func affine(_ a: Int, _ b: Int) -> TwoWayTransformationBox<Int, Int> {
-    let inverseOfA = [1: 1, -1: -1, 3: -6_148_914_691_236_517_205, -3: 6_148_914_691_236_517_205][a]!
+    let inverseOfA = [1: 1, -1: -1, 3: -6_148_914_691_236_517_205, -3: 6_148_914_691_236_517_205][
+      a]!
     return TwoWayTransformationBox(
       transform: { Future($0 &* a &+ b) },
       inverseTransform: { Future(($0 &- b) &* inverseOfA) }
     )
   }
 
-  static func randomAffine(_ generator: inout SeededGenerator) -> TwoWayTransformationBox<Int, Int> {
-    affine([1, -1, 3, -3].randomElement(using: &generator)!, Int.random(in: -1000...1000, using: &generator))
+  static func randomAffine(_ generator: inout SeededGenerator) -> TwoWayTransformationBox<Int, Int>
+  {
+    affine(
+      [1, -1, 3, -3].randomElement(using: &generator)!,
+      Int.random(in: -1000...1000, using: &generator))
   }
 
   @Test("invert().invert() behaves like the transformer", arguments: 0..<100)
@@ -45,7 +49,9 @@ struct TransformerAlgebraTests {
   @Test("composition of two-way transformers is associative both ways", arguments: 0..<100)
   func associativity(seed: Int) {
     var generator = SeededGenerator(seed: UInt64(seed) &+ 2_000)
-    let (f, g, h) = (Self.randomAffine(&generator), Self.randomAffine(&generator), Self.randomAffine(&generator))
+    let (f, g, h) = (
+      Self.randomAffine(&generator), Self.randomAffine(&generator), Self.randomAffine(&generator)
+    )
     let left = (f >>> g) >>> h
     let right = f >>> (g >>> h)
     for _ in 0..<20 {
@@ -86,7 +92,9 @@ struct TransformerAlgebraTests {
     #expect(positiveOnly.transform(-5).result?.error as? FetchError == .conditionNotSatisfied)
     #expect(positiveOnly.inverseTransform(15).result?.value == 5)
     #expect(positiveOnly.inverseTransform(3).result?.error as? FetchError == .conditionNotSatisfied)
-    let oneWay = OneWayTransformationBox<Int, Int> { Future($0 * 2) }.conditioned { Future($0 != 0) }
+    let oneWay = OneWayTransformationBox<Int, Int> { Future($0 * 2) }.conditioned {
+      Future($0 != 0)
+    }
     #expect(oneWay.transform(2).result?.value == 4)
     #expect(oneWay.transform(0).result?.error as? FetchError == .conditionNotSatisfied)
   }
@@ -102,10 +110,12 @@ struct TransformerAlgebraTests {
     #expect(inverted.conditionalTransform(key: "abc", value: 4).result?.value == 1)
     #expect(inverted.invert().conditionalTransform(key: "ab", value: 1).result?.value == 3)
 
-    let fromPlain = ConditionedTwoWayTransformationBox<String, Int, Int>(transformer: Self.affine(-1, 0))
+    let fromPlain = ConditionedTwoWayTransformationBox<String, Int, Int>(
+      transformer: Self.affine(-1, 0))
     #expect(fromPlain.conditionalTransform(key: "ignored", value: 7).result?.value == -7)
     #expect(fromPlain.conditionalInverseTransform(key: "ignored", value: -7).result?.value == 7)
-    let oneWay = ConditionedOneWayTransformationBox<String, Int, Int>(transformer: Self.affine(3, 1))
+    let oneWay = ConditionedOneWayTransformationBox<String, Int, Int>(
+      transformer: Self.affine(3, 1))
     #expect(oneWay.conditionalTransform(key: "k", value: 2).result?.value == 7)
   }
 }

@@ -26,7 +26,8 @@ func crashValue(for key: String) -> Data {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let count = Int(arguments[3]) else {
-  FileHandle.standardError.write(Data("usage: DiskCrashWriter <folder> <key prefix> <count>\n".utf8))
+  FileHandle.standardError.write(
+    Data("usage: DiskCrashWriter <folder> <key prefix> <count>\n".utf8))
   exit(64)
 }
 // Announce each file write as it starts, so the test can kill mid-write.

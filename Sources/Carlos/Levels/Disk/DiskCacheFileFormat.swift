@@ -46,7 +46,9 @@ package enum DiskCacheFileFormat {
   }
 
   /// The header and key bytes that go before `value` in a file.
-  package static func prefix(key: [UInt8], encoding: UInt16, value: UnsafeRawBufferPointer) -> [UInt8] {
+  package static func prefix(key: [UInt8], encoding: UInt16, value: UnsafeRawBufferPointer)
+    -> [UInt8]
+  {
     var bytes = [UInt8]()
     bytes.reserveCapacity(headerSize + key.count)
     append(magic, to: &bytes)
@@ -77,7 +79,8 @@ package enum DiskCacheFileFormat {
     let valueLength = load(UInt64.self, file, 16)
     let expectedSize = UInt64(headerSize).addingReportingOverflow(keyLength)
     let totalSize = expectedSize.partialValue.addingReportingOverflow(valueLength)
-    guard !expectedSize.overflow, !totalSize.overflow, totalSize.partialValue == UInt64(file.count) else {
+    guard !expectedSize.overflow, !totalSize.overflow, totalSize.partialValue == UInt64(file.count)
+    else {
       return .failure(.wrongSize)
     }
     let keyEnd = headerSize + Int(keyLength)
@@ -91,7 +94,9 @@ package enum DiskCacheFileFormat {
   }
 
   @inline(__always)
-  private static func load<T: FixedWidthInteger>(_ type: T.Type, _ file: UnsafeRawBufferPointer, _ offset: Int) -> T {
+  private static func load<T: FixedWidthInteger>(
+    _ type: T.Type, _ file: UnsafeRawBufferPointer, _ offset: Int
+  ) -> T {
     T(littleEndian: file.loadUnaligned(fromByteOffset: offset, as: T.self))
   }
 

@@ -76,8 +76,10 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     self.hooks = hooks
     self.queue = DispatchQueue(label: "Carlos.DiskCacheLevel", attributes: .concurrent)
     self.state = Lock(DiskCacheLevelState())
-    let random = DiskCacheHooks.hex(withUnsafeBytes(of: UInt64.random(in: .min ... .max)) { Array($0) })
-    self.temporaryPrefix = "\(DiskCacheLevelFiles.temporaryMarker)\(DiskFile.currentProcess)-\(random)-"
+    let random = DiskCacheHooks.hex(
+      withUnsafeBytes(of: UInt64.random(in: .min ... .max)) { Array($0) })
+    self.temporaryPrefix =
+      "\(DiskCacheLevelFiles.temporaryMarker)\(DiskFile.currentProcess)-\(random)-"
     do {
       try createDirectory()
     } catch {
@@ -170,8 +172,10 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
       for name in names {
         if DiskCacheLevelFiles.isCacheFile(name) {
           DiskFile.removeItem(filePath(name))
-        } else if DiskCacheLevelFiles.isTemporaryFile(name), let info = DiskFile.info(filePath(name)),
-          name.hasPrefix(temporaryPrefix) || DiskCacheLevelFiles.isAbandoned(name, modified: info.modified, now: now)
+        } else if DiskCacheLevelFiles.isTemporaryFile(name),
+          let info = DiskFile.info(filePath(name)),
+          name.hasPrefix(temporaryPrefix)
+            || DiskCacheLevelFiles.isAbandoned(name, modified: info.modified, now: now)
         {
           DiskFile.removeItem(filePath(name))
         }
@@ -273,7 +277,9 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   // MARK: - Writing
 
   /// Writes `value` for `key` to `file`, then evicts what no longer fits.
-  private func write(_ value: Value, key keyBytes: [UInt8], to file: DiskCacheLevelState.File) throws {
+  private func write(_ value: Value, key keyBytes: [UInt8], to file: DiskCacheLevelState.File)
+    throws
+  {
     let payload: Data
     do {
       payload = try coder.encode(value)
@@ -343,15 +349,18 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     if let code = hooks.failWrite(temporaryPath) {
       return (temporaryPath, code)
     }
-    return DiskFile.writeAtomically(prefix: prefix, body: body, temporaryPath: temporaryPath, path: destination)
+    return DiskFile.writeAtomically(
+      prefix: prefix, body: body, temporaryPath: temporaryPath, path: destination)
   }
 
   private func createDirectory() throws {
     do {
-      try fileManager.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: nil)
+      try fileManager.createDirectory(
+        atPath: path, withIntermediateDirectories: true, attributes: nil)
     } catch {
       state.withLock { $0.directoryReady = false }
-      throw DiskCacheLevelError.couldNotCreateDirectory(path: path, reason: String(describing: error))
+      throw DiskCacheLevelError.couldNotCreateDirectory(
+        path: path, reason: String(describing: error))
     }
     state.withLock { $0.directoryReady = true }
   }
@@ -426,7 +435,8 @@ extension DiskCacheLevel where Value == Data {
     capacity: UInt64 = 100 * 1024 * 1024,
     fileManager: FileManager = .default
   ) {
-    self.init(path: path, capacity: capacity, fileManager: fileManager, coder: .data, hooks: .standard)
+    self.init(
+      path: path, capacity: capacity, fileManager: fileManager, coder: .data, hooks: .standard)
   }
 }
 
@@ -445,7 +455,8 @@ extension DiskCacheLevel where Value: Codable {
     capacity: UInt64 = 100 * 1024 * 1024,
     fileManager: FileManager = .default
   ) {
-    self.init(path: path, capacity: capacity, fileManager: fileManager, coder: .codable, hooks: .standard)
+    self.init(
+      path: path, capacity: capacity, fileManager: fileManager, coder: .codable, hooks: .standard)
   }
 }
 

@@ -73,7 +73,8 @@ struct DiskCacheLevelState: Sendable {
     if let pending = pendingWrites[file.name]?.last {
       return pending.key == key ? .pending(pending.value) : .miss
     }
-    return pendingClears > 0 ? .miss : .disk(file, stamp: Stamp(changes: changes, removals: removals))
+    return pendingClears > 0
+      ? .miss : .disk(file, stamp: Stamp(changes: changes, removals: removals))
   }
 
   /// The file of `key` when it is remembered.
@@ -97,7 +98,8 @@ struct DiskCacheLevelState: Sendable {
   /// Registers a pending write of `value` to the file `name`; returns its generation.
   mutating func beginWrite(_ name: String, key: [UInt8], value: any Sendable) -> UInt64 {
     setCount += 1
-    pendingWrites[name, default: []].append(PendingWrite(generation: setCount, key: key, value: value))
+    pendingWrites[name, default: []].append(
+      PendingWrite(generation: setCount, key: key, value: value))
     return setCount
   }
 

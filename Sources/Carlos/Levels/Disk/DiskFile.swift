@@ -35,7 +35,9 @@ enum DiskFile {
     /// The file's bytes; owned by this value until ``takeBytes()`` or deinit.
     private(set) var bytes: UnsafeMutableRawBufferPointer?
 
-    init(descriptor: Int32, identity: Identity, modified: Int64, bytes: UnsafeMutableRawBufferPointer) {
+    init(
+      descriptor: Int32, identity: Identity, modified: Int64, bytes: UnsafeMutableRawBufferPointer
+    ) {
       self.descriptor = descriptor
       self.identity = identity
       self.modified = modified
@@ -112,7 +114,9 @@ enum DiskFile {
     let identity = Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     let contents = UnsafeMutableRawBufferPointer(rebasing: bytes[0..<done])
     return .success(
-      Contents(descriptor: descriptor, identity: identity, modified: modificationTime(status), bytes: contents))
+      Contents(
+        descriptor: descriptor, identity: identity, modified: modificationTime(status),
+        bytes: contents))
   }
 
   /// Writes `prefix` followed by `body` to a new file at `temporaryPath`, then
@@ -124,7 +128,9 @@ enum DiskFile {
     temporaryPath: String,
     path: String
   ) -> (path: String, errno: Int32)? {
-    let descriptor = temporaryPath.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+    let descriptor = temporaryPath.withCString {
+      open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    }
     guard descriptor >= 0 else { return (temporaryPath, errno) }
     let writeError: Int32? = prefix.withUnsafeBytes { head in
       writeAll(descriptor, head, body)
@@ -233,6 +239,7 @@ enum DiskFile {
 
 /// `read(2)`, named apart from ``DiskFile/read(_:)``.
 @inline(__always)
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int
+{
   read(descriptor, buffer, count)
 }

@@ -28,7 +28,9 @@ package enum XXHash64 {
         lane4 = round(lane4, word64(bytes, offset + 24))
         offset += 32
       }
-      hash = rotateLeft(lane1, 1) &+ rotateLeft(lane2, 7) &+ rotateLeft(lane3, 12) &+ rotateLeft(lane4, 18)
+      hash =
+        rotateLeft(lane1, 1) &+ rotateLeft(lane2, 7) &+ rotateLeft(lane3, 12)
+        &+ rotateLeft(lane4, 18)
       hash = mergeRound(hash, lane1)
       hash = mergeRound(hash, lane2)
       hash = mergeRound(hash, lane3)

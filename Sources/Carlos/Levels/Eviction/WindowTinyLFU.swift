@@ -339,8 +339,9 @@ struct WindowTinyLFU: Sendable {
       climber.start()
       resizeGhosts()
     }
-    guard let change = climber.adjustment(
-      entries: sketch.sizedFor, averageCost: Double(totalCost) / Double(Swift.max(1, count)))
+    guard
+      let change = climber.adjustment(
+        entries: sketch.sizedFor, averageCost: Double(totalCost) / Double(Swift.max(1, count)))
     else { return }
     resizeGhosts()
     if change != 0 {

@@ -44,7 +44,8 @@ public final class NetworkFetcher: Fetcher {
   ) {
     self.timeout = max(timeout, 0.001)
     self.maximumResponseSize = max(maximumResponseSize, 0)
-    delegate = NetworkTransferDelegate(timeout: self.timeout, maximumResponseSize: self.maximumResponseSize)
+    delegate = NetworkTransferDelegate(
+      timeout: self.timeout, maximumResponseSize: self.maximumResponseSize)
     session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
   }
 
@@ -58,7 +59,9 @@ public final class NetworkFetcher: Fetcher {
   /// server cannot be reached, answers with a status outside 200–299, sends a
   /// body that is too large, or stays silent longer than ``timeout``.
   public func get(_ key: URL) -> Future<Data> {
-    guard let scheme = key.scheme?.lowercased(), scheme == "http" || scheme == "https", key.host != nil else {
+    guard let scheme = key.scheme?.lowercased(), scheme == "http" || scheme == "https",
+      key.host != nil
+    else {
       return Future(NetworkFetcherError.unsupportedURL(key))
     }
     // The session's own timer is a backstop; the delegate enforces `timeout`

@@ -74,11 +74,14 @@ final class NetworkTransferDelegate: NSObject, URLSessionDataDelegate, Sendable 
       return false
     }
     if tooLarge {
-      finish(identifier, with: .error(NetworkFetcherError.responseTooLarge(limit: maximumResponseSize)))
+      finish(
+        identifier, with: .error(NetworkFetcherError.responseTooLarge(limit: maximumResponseSize)))
     }
   }
 
-  func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
+  ) {
     let identifier = task.taskIdentifier
     if let error {
       finish(identifier, with: Self.result(for: error))
@@ -116,7 +119,8 @@ final class NetworkTransferDelegate: NSObject, URLSessionDataDelegate, Sendable 
   private func checkTimeout(_ identifier: Int) {
     let idle: TimeInterval? = transfers.withLock { transfers in
       guard let transfer = transfers[identifier] else { return nil }
-      return Double(DispatchTime.now().uptimeNanoseconds - transfer.lastActivity.uptimeNanoseconds) / 1e9
+      return Double(DispatchTime.now().uptimeNanoseconds - transfer.lastActivity.uptimeNanoseconds)
+        / 1e9
     }
     guard let idle else { return }
     if idle >= timeout {

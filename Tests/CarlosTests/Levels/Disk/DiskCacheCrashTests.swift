@@ -1,7 +1,6 @@
+import Carlos
 import Foundation
 import Testing
-
-import Carlos
 
 #if canImport(Glibc)
   import Glibc
@@ -68,7 +67,9 @@ private final class LineCollector: Sendable {
 
 @Suite("DiskCacheLevel crash safety")
 struct DiskCacheCrashTests {
-  @Test("A writer killed with SIGKILL mid-stream never leaves a wrong or torn value", .timeLimit(.minutes(2)))
+  @Test(
+    "A writer killed with SIGKILL mid-stream never leaves a wrong or torn value",
+    .timeLimit(.minutes(2)))
   func sigkillMidStream() async throws {
     let writer = try #require(crashWriterURL(), "DiskCrashWriter must be built next to the tests")
     let folder = DiskTestFolder()
@@ -85,7 +86,9 @@ struct DiskCacheCrashTests {
       let output = Pipe()
       process.standardOutput = output
       let lines = LineCollector()
-      output.fileHandleForReading.readabilityHandler = { handle in lines.append(handle.availableData) }
+      output.fileHandleForReading.readabilityHandler = { handle in
+        lines.append(handle.availableData)
+      }
       try process.run()
 
       // Let it finish at least one value, then kill it: in even rounds at a
@@ -93,14 +96,17 @@ struct DiskCacheCrashTests {
       // half of those kills land between the temporary file's creation and its rename).
       let deadline = Date().addingTimeInterval(30)
       let started: @Sendable ([String]) -> Bool = { lines in
-        guard let firstDone = lines.firstIndex(where: { $0.hasPrefix("done ") }) else { return false }
+        guard let firstDone = lines.firstIndex(where: { $0.hasPrefix("done ") }) else {
+          return false
+        }
         return round.isMultiple(of: 2) || lines[firstDone...].contains { $0.hasPrefix("writing ") }
       }
       // Sleep without blocking a thread of the shared pool: other tests run meanwhile.
       while !started(lines.lines), process.isRunning, Date() < deadline {
         try await Task.sleep(nanoseconds: 500_000)
       }
-      let pause = round.isMultiple(of: 2) ? UInt64.random(in: 0..<40_000) : UInt64.random(in: 0..<3_000)
+      let pause =
+        round.isMultiple(of: 2) ? UInt64.random(in: 0..<40_000) : UInt64.random(in: 0..<3_000)
       try await Task.sleep(nanoseconds: pause * 1_000)
       if process.isRunning {
         kill(process.processIdentifier, SIGKILL)
@@ -112,7 +118,9 @@ struct DiskCacheCrashTests {
       process.waitUntilExit()
       output.fileHandleForReading.readabilityHandler = nil
       lines.append(output.fileHandleForReading.readDataToEndOfFile())
-      let done = lines.lines.compactMap { line in line.hasPrefix("done ") ? String(line.dropFirst(5)) : nil }
+      let done = lines.lines.compactMap { line in
+        line.hasPrefix("done ") ? String(line.dropFirst(5)) : nil
+      }
       #expect(!done.isEmpty, "round \(round): the writer completed nothing before the deadline")
       completed += done
     }

@@ -1,7 +1,6 @@
+import Carlos
 import Foundation
 import Testing
-
-import Carlos
 
 @Suite("DiskCacheFileFormat")
 struct DiskCacheFileFormatTests {
@@ -30,7 +29,9 @@ struct DiskCacheFileFormatTests {
         var bytes = original
         bytes[index] ^= UInt8(1 << bit)
         let result = bytes.withUnsafeBytes { DiskCacheFileFormat.inspect($0) }
-        if case .success = result { Issue.record("flip of bit \(bit) in byte \(index) went unnoticed") }
+        if case .success = result {
+          Issue.record("flip of bit \(bit) in byte \(index) went unnoticed")
+        }
       }
     }
   }
@@ -39,7 +40,9 @@ struct DiskCacheFileFormatTests {
   func truncations() {
     let original = file(key: "key", value: Array(repeating: 9, count: 50))
     for length in 0..<original.count {
-      let result = Array(original.prefix(length)).withUnsafeBytes { DiskCacheFileFormat.inspect($0) }
+      let result = Array(original.prefix(length)).withUnsafeBytes {
+        DiskCacheFileFormat.inspect($0)
+      }
       if case .success = result { Issue.record("truncation to \(length) bytes went unnoticed") }
     }
     let longer = (original + [0]).withUnsafeBytes { DiskCacheFileFormat.inspect($0) }

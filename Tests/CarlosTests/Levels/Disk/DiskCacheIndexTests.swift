@@ -1,7 +1,6 @@
+import Carlos
 import Foundation
 import Testing
-
-import Carlos
 
 /// The index is internal; it is tested through the level's view of it.
 @Suite("DiskCacheLevel index")
@@ -13,7 +12,8 @@ struct DiskCacheIndexTests {
     let stems: @Sendable ([UInt8]) -> String = { DiskCacheHooks.hex($0) }
     let hooks = DiskCacheHooks(fileStem: stems)
     func level() -> DiskCacheLevel<String, Data> {
-      DiskCacheLevel(path: folder.path, capacity: 1_000_000, fileManager: .default, coder: .data, hooks: hooks)
+      DiskCacheLevel(
+        path: folder.path, capacity: 1_000_000, fileManager: .default, coder: .data, hooks: hooks)
     }
     let name: (String) -> String = { DiskCacheHooks.hex(Array($0.utf8)) + ".cache" }
     let first = level()

@@ -1,7 +1,6 @@
+import Carlos
 import Foundation
 import Testing
-
-import Carlos
 
 /// A fresh folder under the temporary directory, removed by `remove()`.
 struct DiskTestFolder {

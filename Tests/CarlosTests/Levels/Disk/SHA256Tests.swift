@@ -1,6 +1,5 @@
-import Testing
-
 import Carlos
+import Testing
 
 @Suite("SHA256")
 struct SHA256Tests {

@@ -1,6 +1,5 @@
-import Testing
-
 import Carlos
+import Testing
 
 @Suite("XXHash64")
 struct XXHash64Tests {
@@ -11,7 +10,8 @@ struct XXHash64Tests {
     #expect(XXHash64.hash(Array("abc".utf8)) == 0x44BC_2CF5_AD77_0999)
     #expect(XXHash64.hash(Array("Hello, World!".utf8)) == 0xC49A_ACF8_080F_E47F)
     // 39 bytes: runs the 32-byte stripe loop.
-    #expect(XXHash64.hash(Array("Nobody inspects the spammish repetition".utf8)) == 0xFBCE_A83C_8A37_8BF1)
+    #expect(
+      XXHash64.hash(Array("Nobody inspects the spammish repetition".utf8)) == 0xFBCE_A83C_8A37_8BF1)
   }
 
   @Test("The seed and every byte change the hash")

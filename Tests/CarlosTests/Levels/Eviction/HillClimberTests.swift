@@ -19,18 +19,26 @@ struct HillClimberTests {
   @Test("does nothing before the cache is full")
   func waitsForStart() {
     var climber = HillClimber(capacity: 1_000)
-    #expect(period(&climber, entries: 1_000, hits: 900, misses: 2_000, windowGains: 500, mainGains: 0) == nil)
+    #expect(
+      period(&climber, entries: 1_000, hits: 900, misses: 2_000, windowGains: 500, mainGains: 0)
+        == nil)
   }
 
   @Test("moves toward the side whose ghosts are asked for again, and holds on a tie")
   func direction() {
     var climber = HillClimber(capacity: 1_000)
     climber.start()
-    #expect(period(&climber, entries: 1_000, hits: 500, misses: 500, windowGains: 100, mainGains: 10) == 63)
+    #expect(
+      period(&climber, entries: 1_000, hits: 500, misses: 500, windowGains: 100, mainGains: 10)
+        == 63)
     // The next period is 25 % longer: 1,000 requests are not enough.
-    #expect(period(&climber, entries: 1_000, hits: 500, misses: 500, windowGains: 0, mainGains: 0) == nil)
-    #expect(period(&climber, entries: 1_000, hits: 625, misses: 625, windowGains: 10, mainGains: 100) == -61)
-    #expect(period(&climber, entries: 1_000, hits: 800, misses: 800, windowGains: 50, mainGains: 45) == 0)
+    #expect(
+      period(&climber, entries: 1_000, hits: 500, misses: 500, windowGains: 0, mainGains: 0) == nil)
+    #expect(
+      period(&climber, entries: 1_000, hits: 625, misses: 625, windowGains: 10, mainGains: 100)
+        == -61)
+    #expect(
+      period(&climber, entries: 1_000, hits: 800, misses: 800, windowGains: 50, mainGains: 45) == 0)
   }
 
   @Test("the step decays each period, and restarts when the hit ratio jumps")
@@ -40,15 +48,17 @@ struct HillClimberTests {
     var requests = 10_000
     var steps: [Int] = []
     for _ in 0..<4 {
-      _ = period(&climber, entries: 10_000, hits: requests / 2, misses: requests - requests / 2,
-                 windowGains: 200, mainGains: 0)
+      _ = period(
+        &climber, entries: 10_000, hits: requests / 2, misses: requests - requests / 2,
+        windowGains: 200, mainGains: 0)
       steps.append(Int(climber.step.rounded()))
       requests = requests * 5 / 4 + 1
     }
     #expect(steps == [613, 600, 588, 576])
     // Hit ratio jumps from 50 % to 90 %: the step goes back to full size.
-    _ = period(&climber, entries: 10_000, hits: requests * 9 / 10, misses: requests / 10 + 1,
-               windowGains: 200, mainGains: 0)
+    _ = period(
+      &climber, entries: 10_000, hits: requests * 9 / 10, misses: requests / 10 + 1,
+      windowGains: 200, mainGains: 0)
     #expect(climber.step == 625)
   }
 
@@ -56,14 +66,17 @@ struct HillClimberTests {
   func veto() {
     var climber = HillClimber(capacity: 1_000)
     climber.start()
-    let grow = period(&climber, entries: 1_000, hits: 900, misses: 100, windowGains: 100, mainGains: 0)
+    let grow = period(
+      &climber, entries: 1_000, hits: 900, misses: 100, windowGains: 100, mainGains: 0)
     #expect(grow == 63)
     // The hit ratio falls from 90 % to 60 % and the ghosts no longer favour the window: undo.
-    let undo = period(&climber, entries: 1_000, hits: 750, misses: 500, windowGains: 10, mainGains: 10)
+    let undo = period(
+      &climber, entries: 1_000, hits: 750, misses: 500, windowGains: 10, mainGains: 10)
     #expect(undo == -63)
     #expect(climber.banned == 1)
     // While banned, growing is not allowed.
-    let held = period(&climber, entries: 1_000, hits: 1_000, misses: 600, windowGains: 100, mainGains: 0)
+    let held = period(
+      &climber, entries: 1_000, hits: 1_000, misses: 600, windowGains: 100, mainGains: 0)
     #expect(held == 0)
   }
 
@@ -71,16 +84,19 @@ struct HillClimberTests {
   func noVetoWhenGhostsConfirm() {
     var climber = HillClimber(capacity: 1_000)
     climber.start()
-    let grow = period(&climber, entries: 1_000, hits: 900, misses: 100, windowGains: 100, mainGains: 0)
+    let grow = period(
+      &climber, entries: 1_000, hits: 900, misses: 100, windowGains: 100, mainGains: 0)
     #expect(grow == 63)
     // Same 30-point drop, but window gains still lead clearly: the workload changed; keep
     // growing (one step: no momentum while the hit ratio falls).
-    let next = period(&climber, entries: 1_000, hits: 750, misses: 500, windowGains: 100, mainGains: 0)
+    let next = period(
+      &climber, entries: 1_000, hits: 750, misses: 500, windowGains: 100, mainGains: 0)
     #expect(next == 61)
     #expect(climber.banned == 0)
   }
 
-  @Test("momentum: moves double while they keep one direction, up to four steps, and reset on a turn")
+  @Test(
+    "momentum: moves double while they keep one direction, up to four steps, and reset on a turn")
   func momentum() {
     var climber = HillClimber(capacity: 10_000)
     climber.start()
@@ -88,8 +104,9 @@ struct HillClimberTests {
     var lengths = [10_000, 12_500, 15_626, 19_532, 24_416][...]
     func next(windowGains: Int, mainGains: Int) -> Int {
       let requests = lengths.removeFirst()
-      return period(&climber, entries: 10_000, hits: requests / 2, misses: requests / 2,
-                    windowGains: windowGains, mainGains: mainGains) ?? 0
+      return period(
+        &climber, entries: 10_000, hits: requests / 2, misses: requests / 2,
+        windowGains: windowGains, mainGains: mainGains) ?? 0
     }
     // Steps 625, 613, 600, 588, 576 (2 % decay), times 1, 2, 4, 4, then 1 after the turn.
     #expect(next(windowGains: 200, mainGains: 0) == 625)
@@ -104,9 +121,13 @@ struct HillClimberTests {
   func momentumNeedsImprovement() {
     var climber = HillClimber(capacity: 10_000)
     climber.start()
-    #expect(period(&climber, entries: 10_000, hits: 5_000, misses: 5_000, windowGains: 200, mainGains: 0) == 625)
+    #expect(
+      period(&climber, entries: 10_000, hits: 5_000, misses: 5_000, windowGains: 200, mainGains: 0)
+        == 625)
     // 50 % → 48 %: not a veto (under 5 points), the same direction, but no boost.
-    #expect(period(&climber, entries: 10_000, hits: 6_000, misses: 6_500, windowGains: 200, mainGains: 0) == 613)
+    #expect(
+      period(&climber, entries: 10_000, hits: 6_000, misses: 6_500, windowGains: 200, mainGains: 0)
+        == 613)
     #expect(climber.boost == 1)
   }
 

@@ -38,7 +38,9 @@ struct WindowTinyLFUTests {
       for _ in 0..<5 {
         for key in 0..<50 where cache.get(key).result?.value == nil { cache.set(key, forKey: key) }
       }
-      for key in 1_000..<1_500 where cache.get(key).result?.value == nil { cache.set(key, forKey: key) }
+      for key in 1_000..<1_500 where cache.get(key).result?.value == nil {
+        cache.set(key, forKey: key)
+      }
     }
     let lruKept = (0..<50).filter { lru.get($0).result?.value != nil }.count
     let tinyLFUKept = (0..<50).filter { tinyLFU.get($0).result?.value != nil }.count
