@@ -126,8 +126,10 @@ struct NetworkFetcherTests {
   @Test("a chunked body that grows above the limit fails and the download stops")
   func streamedOversizedBodyFails() async throws {
     let server = try TestServer { _ in
+      // 20 s of body at full speed: the download must be stopped long before the
+      // server could finish it, even on a loaded machine.
       TestServerResponse(
-        body: Data(repeating: 0, count: 2_000_000), chunkSize: 50_000, chunkDelay: 0.01)
+        body: Data(repeating: 0, count: 100_000_000), chunkSize: 50_000, chunkDelay: 0.01)
     }
     defer { server.stop() }
 
