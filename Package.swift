@@ -16,10 +16,14 @@ let package = Package(
     .executableTarget(
       name: "Playground", dependencies: ["Carlos", "CarlosTestServer"], path: "Playground"),
     .testTarget(name: "PiedPiperTests", dependencies: ["PiedPiper"]),
+    .target(
+      name: "DiskCrashSupport", dependencies: ["Carlos"], path: "Tests/Support/DiskCrashSupport"),
     .executableTarget(
-      name: "DiskCrashWriter", dependencies: ["Carlos"], path: "Tests/Support/DiskCrashWriter"),
+      name: "DiskCrashWriter", dependencies: ["Carlos", "DiskCrashSupport"],
+      path: "Tests/Support/DiskCrashWriter"),
     .testTarget(
-      name: "CarlosTests", dependencies: ["Carlos", "CarlosTestServer", "DiskCrashWriter"]),
+      name: "CarlosTests",
+      dependencies: ["Carlos", "CarlosTestServer", "DiskCrashSupport", "DiskCrashWriter"]),
   ],
   swiftLanguageModes: [.v6]
 )

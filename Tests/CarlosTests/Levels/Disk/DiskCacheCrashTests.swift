@@ -1,4 +1,5 @@
 import Carlos
+import DiskCrashSupport
 import Foundation
 import Testing
 
@@ -7,23 +8,6 @@ import Testing
 #elseif canImport(Darwin)
   import Darwin
 #endif
-
-/// The value the DiskCrashWriter child stores for `key` (same function as in
-/// Tests/Support/DiskCrashWriter/main.swift).
-private func crashValue(for key: String) -> Data {
-  let seed = XXHash64.hash(Array(key.utf8))
-  let blockCount = 16 + Int(seed % 48)
-  var block = [UInt64](repeating: 0, count: 8_192)
-  for index in block.indices {
-    block[index] = (seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15).littleEndian
-  }
-  var value = Data(capacity: blockCount * 65_536)
-  for blockIndex in 0..<blockCount {
-    block[0] = UInt64(blockIndex).littleEndian
-    block.withUnsafeBytes { value.append(contentsOf: $0) }
-  }
-  return value
-}
 
 /// Finds the DiskCrashWriter executable SwiftPM builds next to the test binary.
 private func crashWriterURL() -> URL? {
