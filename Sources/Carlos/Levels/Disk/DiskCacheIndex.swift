@@ -54,14 +54,21 @@ struct DiskCacheIndex: Sendable {
     return size
   }
 
-  /// The least recently used file other than `excluded`, if any.
-  func leastRecentlyUsed(excluding excluded: String) -> String? {
+  /// The least recently used files, other than `excluded`, whose removal
+  /// brings the total size down to `capacity` (oldest first; empty when the
+  /// index fits already).
+  func leastRecentlyUsed(toFit capacity: UInt64, excluding excluded: String) -> [String] {
+    var victims: [String] = []
+    var remaining = totalBytes
     var cursor = oldest
-    while let slot = cursor {
-      if nodes[slot].name != excluded { return nodes[slot].name }
+    while remaining > capacity, let slot = cursor {
+      if nodes[slot].name != excluded {
+        victims.append(nodes[slot].name)
+        remaining -= nodes[slot].size
+      }
       cursor = nodes[slot].newer
     }
-    return nil
+    return victims
   }
 
   /// Adds files found on disk, ordered from least to most recently used, as

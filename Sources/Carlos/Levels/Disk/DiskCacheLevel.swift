@@ -320,21 +320,20 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   }
 
   /// Removes the least recently used files, except `kept`, until the level
-  /// fits its capacity. Runs only in barriers, so no other write races the
-  /// removals (a get reading a victim meanwhile does not put it back in the index).
+  /// fits its capacity. Runs on the queue, so no write races the removals. A
+  /// file leaves the index only once it is gone from the disk: a get that reads
+  /// it meanwhile, and records the read after the removal, sees that something
+  /// was removed since it started and leaves the index alone.
   private func evictToCapacity(keeping kept: String?) {
-    let victims: [String] = state.withLock { state in
-      var victims: [String] = []
-      while state.index.totalBytes > capacity,
-        let victim = state.index.leastRecentlyUsed(excluding: kept ?? "")
-      {
-        state.recordRemoval(victim)
-        victims.append(victim)
-      }
-      return victims
+    let victims = state.withLock {
+      $0.index.leastRecentlyUsed(toFit: capacity, excluding: kept ?? "")
     }
+    guard !victims.isEmpty else { return }
     for victim in victims {
       DiskFile.removeItem(filePath(victim))
+    }
+    state.withLock { state in
+      for victim in victims { state.recordRemoval(victim) }
     }
   }
 
