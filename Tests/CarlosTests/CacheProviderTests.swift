@@ -1,7 +1,6 @@
 import Carlos
 import CarlosTestServer
 import Foundation
-import Synchronization
 import Testing
 
 @Suite("CacheProvider")
@@ -82,12 +81,7 @@ struct CacheProviderTests {
     let cache = CacheProvider.dataCache(folder: folder, fetcher: NetworkFetcher(timeout: 60))
     let url = server.url("/popular")
 
-    let futures = Mutex<[Future<Data>]>([])
-    DispatchQueue.concurrentPerform(iterations: 100) { _ in
-      let future = cache.get(url)
-      futures.withLock { $0.append(future) }
-    }
-    let all = futures.withLock { $0 }
+    let all = await issueConcurrently(threads: 4, perThread: 25) { _, _ in cache.get(url) }
     var bodies: [Data] = []
     for future in all { bodies.append(try await future.value) }
 

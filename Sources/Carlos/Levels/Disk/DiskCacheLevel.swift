@@ -55,7 +55,9 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   private let fileManager: FileManager
   private let coder: DiskValueCoder<Value>
   private let hooks: DiskCacheHooks
-  /// Runs writes, clears and removals as barriers (gets do not use it).
+  /// Runs the index scan, writes, clears and removals one at a time, in order
+  /// (gets do not use it). Serial, so it gets a thread of its own when the
+  /// shared pool is busy: its work blocks on the disk.
   private let queue: DispatchQueue
   private let state: Lock<DiskCacheLevelState>
   /// Starts the name of every temporary file of this level: `.tmp-<pid>-<random>-`.
@@ -74,7 +76,7 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     self.fileManager = fileManager
     self.coder = coder
     self.hooks = hooks
-    self.queue = DispatchQueue(label: "Carlos.DiskCacheLevel", attributes: .concurrent)
+    self.queue = DispatchQueue(label: "Carlos.DiskCacheLevel")
     self.state = Lock(DiskCacheLevelState())
     let random = DiskCacheHooks.hex(
       withUnsafeBytes(of: UInt64.random(in: .min ... .max)) { Array($0) })
@@ -86,11 +88,11 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
       Logger.log("Disk cache folder \(self.path) is not usable yet: \(error)", .warning)
     }
     // Learn what earlier levels left in the folder. Reads may run meanwhile;
-    // writes and clears are barriers, so they wait for the scan. A folder left
+    // writes and clears queue behind the scan. A folder left
     // over capacity (a smaller capacity, or a writer killed between its rename
     // and its evictions) is trimmed before anything else is written.
     queue.async { [self] in loadIndex() }
-    queue.async(flags: .barrier) { [self] in evictToCapacity(keeping: nil) }
+    queue.async { [self] in evictToCapacity(keeping: nil) }
   }
 
   // MARK: - CacheLevel
@@ -144,7 +146,7 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     promise.future.onCancel { [self] in
       state.withLock { $0.endWrite(name, generation: generation) }
     }
-    queue.async(flags: .barrier) { [self] in
+    queue.async { [self] in
       if promise.future.isCompleted { return }
       let outcome = Result { try write(value, key: keyBytes, to: file) }
       // The file is in place (or the write failed): gets read the disk again.
@@ -166,7 +168,7 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
       state.pendingClears += 1
       state.pendingWrites.removeAll()
     }
-    queue.async(flags: .barrier) { [self] in
+    queue.async { [self] in
       let names = (try? fileManager.contentsOfDirectory(atPath: path)) ?? []
       let now = DiskFile.now()
       for name in names {
@@ -266,7 +268,7 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   /// Removes the file called `name` when it is still the file that was read
   /// (a write may have replaced it meanwhile).
   private func removeLater(_ name: String, ifStill identity: DiskFile.Identity) {
-    queue.async(flags: .barrier) { [self] in
+    queue.async { [self] in
       let filePath = filePath(name)
       guard let info = DiskFile.info(filePath), info.identity == identity else { return }
       DiskFile.removeItem(filePath)
@@ -390,13 +392,25 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   }
 
   /// The names of the level's files from least to most recently used (for tests).
-  package func filesByRecency() -> [String] {
-    queue.sync(flags: .barrier) { state.withLock { $0.index.namesByRecency } }
+  /// Answers once everything asked of the level before has run.
+  package func filesByRecency() async -> [String] {
+    await afterQueuedWork { $0.index.namesByRecency }
   }
 
   /// The total size the level believes its files have (for tests).
-  package func indexedBytes() -> UInt64 {
-    queue.sync(flags: .barrier) { state.withLock { $0.index.totalBytes } }
+  /// Answers once everything asked of the level before has run.
+  package func indexedBytes() async -> UInt64 {
+    await afterQueuedWork { $0.index.totalBytes }
+  }
+
+  /// Reads the state once the queue has run everything before, without
+  /// blocking the caller's thread.
+  private func afterQueuedWork<T: Sendable>(
+    _ read: @escaping @Sendable (DiskCacheLevelState) -> T
+  ) async -> T {
+    await withCheckedContinuation { continuation in
+      queue.async { [self] in continuation.resume(returning: state.withLock { read($0) }) }
+    }
   }
 
   // MARK: - Names

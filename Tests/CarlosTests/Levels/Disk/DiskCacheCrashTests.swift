@@ -140,9 +140,9 @@ struct DiskCacheCrashTests {
     }
     // A writer killed between its rename and its evictions can leave the folder
     // over capacity; a level opening the folder trims it.
-    _ = level.filesByRecency()
+    _ = await level.filesByRecency()
     #expect(DiskTestFolder.cacheBytes(in: cachePath) <= 64 * 1_048_576)
-    #expect(level.indexedBytes() == DiskTestFolder.cacheBytes(in: cachePath))
+    #expect(await level.indexedBytes() == DiskTestFolder.cacheBytes(in: cachePath))
     // The temporary files of the killed writers are gone once a level opens the folder.
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: cachePath)
       .filter { DiskCacheLevelFiles.isTemporaryFile($0) }

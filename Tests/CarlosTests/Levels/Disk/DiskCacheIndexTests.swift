@@ -20,16 +20,16 @@ struct DiskCacheIndexTests {
     for key in ["a", "b", "c", "d"] {
       try await first.set(Data(key.utf8), forKey: key).value
     }
-    #expect(first.filesByRecency() == ["a", "b", "c", "d"].map(name))
+    #expect(await first.filesByRecency() == ["a", "b", "c", "d"].map(name))
     _ = try await first.get("b").value
     try await first.set(Data([0]), forKey: "a").value
-    #expect(first.filesByRecency() == ["c", "d", "b", "a"].map(name))
+    #expect(await first.filesByRecency() == ["c", "d", "b", "a"].map(name))
 
     // A new level learns the files, orders them by modification time, and a
     // read before anything else makes that file the most recent.
     let second = level()
     _ = try await second.get("c").value
-    let order = second.filesByRecency()
+    let order = await second.filesByRecency()
     #expect(order.count == 4)
     #expect(order.last == name("c"))
     #expect(Set(order) == Set(["a", "b", "c", "d"].map(name)))

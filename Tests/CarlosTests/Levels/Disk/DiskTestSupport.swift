@@ -91,11 +91,12 @@ final class DiskWriteGate: Sendable {
     gate.signal()
   }
 
-  /// Waits (at most 10 s) until a write is held; returns whether one is.
+  /// Waits (at most 30 s) until a write is held; returns whether one is.
   func waitUntilHeld() async -> Bool {
-    for _ in 0..<10_000 {
+    let deadline = ContinuousClock.now + .seconds(30)
+    while ContinuousClock.now < deadline {
       if state.withLock({ $0.held }) { return true }
-      try? await Task.sleep(nanoseconds: 1_000_000)
+      try? await Task.sleep(for: .milliseconds(1))
     }
     return false
   }
@@ -110,7 +111,7 @@ final class DiskWriteGate: Sendable {
     }
     guard holds else { return nil }
     // Bounded, so a failing test cannot hang the suite.
-    _ = gate.wait(timeout: .now() + 20)
+    _ = gate.wait(timeout: .now() + 40)
     return state.withLock { state in
       state.held = false
       return state.failure

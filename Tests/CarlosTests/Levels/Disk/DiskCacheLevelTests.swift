@@ -95,7 +95,7 @@ struct DiskCacheLevelTests {
     try await level.set(diskTestBytes(5_000, seed: 1), forKey: "k").value
     try await level.set(Data("short".utf8), forKey: "k").value
     #expect(try await level.get("k").value == Data("short".utf8))
-    #expect(level.indexedBytes() == diskTestFileSize(key: "k", valueBytes: 5))
+    #expect(await level.indexedBytes() == diskTestFileSize(key: "k", valueBytes: 5))
     #expect(DiskTestFolder.cacheFiles(in: folder.path).count == 1)
   }
 
@@ -124,8 +124,8 @@ struct DiskCacheLevelTests {
     await #expect(throws: FetchError.invalidCachedData) { try await numbers.get("k").value }
     let data = DiskCacheLevel<String, Data>(path: folder.path)
     await #expect(throws: FetchError.invalidCachedData) { try await data.get("j").value }
-    _ = data.filesByRecency()
-    _ = numbers.filesByRecency()  // waits for the removals
+    _ = await data.filesByRecency()
+    _ = await numbers.filesByRecency()  // waits for the removals
     #expect(DiskTestFolder.cacheFiles(in: folder.path).isEmpty)
   }
 
@@ -151,7 +151,7 @@ struct DiskCacheLevelTests {
     let expected = (0..<10).reduce(UInt64(0)) {
       $0 + diskTestFileSize(key: "key-\($1)", valueBytes: 100 + $1)
     }
-    #expect(second.indexedBytes() == expected)
+    #expect(await second.indexedBytes() == expected)
   }
 
   @Test("The total size never exceeds the capacity after a set")
@@ -165,7 +165,7 @@ struct DiskCacheLevelTests {
       try await level.set(diskTestBytes(size, seed: UInt64(index)), forKey: "key-\(index)").value
       let onDisk = DiskTestFolder.cacheBytes(in: folder.path)
       #expect(onDisk <= capacity)
-      #expect(level.indexedBytes() == onDisk)
+      #expect(await level.indexedBytes() == onDisk)
     }
     // The value just set is always kept.
     #expect(
@@ -208,7 +208,7 @@ struct DiskCacheLevelTests {
       try await Task.sleep(nanoseconds: spacing)
     }
     let second = DiskCacheLevel<String, Data>(path: folder.path, capacity: fileSize * 3)
-    #expect(second.filesByRecency().count == 3)
+    #expect(await second.filesByRecency().count == 3)
     try await second.set(diskTestBytes(1_000, seed: 2), forKey: "d").value
     await #expect(throws: FetchError.valueNotInCache) { try await second.get("b").value }
     #expect(try await second.get("a").value == diskTestBytes(1_000, seed: 1))
@@ -229,7 +229,7 @@ struct DiskCacheLevelTests {
     let small = DiskCacheLevel<String, Data>(path: folder.path, capacity: capacity)
     try await small.set(Data("new".utf8), forKey: "new").value
     #expect(DiskTestFolder.cacheBytes(in: folder.path) <= capacity)
-    #expect(small.indexedBytes() == DiskTestFolder.cacheBytes(in: folder.path))
+    #expect(await small.indexedBytes() == DiskTestFolder.cacheBytes(in: folder.path))
     #expect(try await small.get("new").value == Data("new".utf8))
     // The survivors are the most recent ones.
     #expect(try await small.get("k19").value == diskTestBytes(2_000, seed: 19))
@@ -265,9 +265,9 @@ struct DiskCacheLevelTests {
     #expect(try await level.get("second").value == Data("second".utf8))
     // The other key's file is valid: a miss must not remove it.
     _ = await diskTestFailure(level.get("first"))
-    _ = level.filesByRecency()
+    _ = await level.filesByRecency()
     #expect(DiskTestFolder.cacheFiles(in: folder.path) == ["c0111de.cache"])
-    #expect(level.indexedBytes() == diskTestFileSize(key: "second", valueBytes: 6))
+    #expect(await level.indexedBytes() == diskTestFileSize(key: "second", valueBytes: 6))
 
     // Keys that share a prefix or differ only in length collide too.
     try await level.set(Data("long".utf8), forKey: "second-and-more").value
@@ -367,9 +367,9 @@ struct DiskCacheLevelTests {
     try Data(bytes).write(to: fileURL)
 
     await #expect(throws: FetchError.valueNotInCache) { try await level.get("victim").value }
-    _ = level.filesByRecency()  // waits for the removal
+    _ = await level.filesByRecency()  // waits for the removal
     #expect(!FileManager.default.fileExists(atPath: fileURL.path))
-    #expect(level.indexedBytes() == diskTestFileSize(key: "bystander", valueBytes: 9))
+    #expect(await level.indexedBytes() == diskTestFileSize(key: "bystander", valueBytes: 9))
     #expect(try await level.get("bystander").value == Data("bystander".utf8))
     // The key works again afterwards.
     try await level.set(value, forKey: "victim").value
@@ -405,7 +405,7 @@ struct DiskCacheLevelTests {
     let level = DiskCacheLevel<String, Data>(
       path: folder.path, capacity: 1_000_000, fileManager: .default, coder: .data, hooks: hooks)
     try await level.set(Data("kept".utf8), forKey: "old").value
-    let before = level.indexedBytes()
+    let before = await level.indexedBytes()
     refuse.isOn = true
     let error = await diskTestFailure(level.set(Data("new".utf8), forKey: "old"))
     guard case .writeFailed(let path, let code, let reason)? = error as? DiskCacheLevelError else {
@@ -419,7 +419,7 @@ struct DiskCacheLevelTests {
       try await level.set(Data("x".utf8), forKey: "another").value
     }
     #expect(try await level.get("old").value == Data("kept".utf8))
-    #expect(level.indexedBytes() == before)
+    #expect(await level.indexedBytes() == before)
     refuse.isOn = false
     try await level.set(Data("new".utf8), forKey: "old").value
     #expect(try await level.get("old").value == Data("new".utf8))
@@ -513,9 +513,9 @@ struct DiskCacheLevelTests {
     }
     level.clear()
     await #expect(throws: FetchError.valueNotInCache) { try await level.get("k0").value }
-    _ = level.filesByRecency()  // waits for the clear
+    _ = await level.filesByRecency()  // waits for the clear
     #expect(DiskTestFolder.cacheFiles(in: folder.path).isEmpty)
-    #expect(level.indexedBytes() == 0)
+    #expect(await level.indexedBytes() == 0)
     #expect(FileManager.default.fileExists(atPath: foreign))
     #expect(FileManager.default.fileExists(atPath: inFlight))
     try await level.set(Data([9]), forKey: "after").value
@@ -528,10 +528,10 @@ struct DiskCacheLevelTests {
     defer { folder.remove() }
     let level = DiskCacheLevel<String, Data>(path: folder.path)
     try await level.set(Data("v".utf8), forKey: "k").value
-    let before = level.indexedBytes()
+    let before = await level.indexedBytes()
     level.onMemoryWarning()
     #expect(try await level.get("k").value == Data("v".utf8))
-    #expect(level.indexedBytes() == before)
+    #expect(await level.indexedBytes() == before)
   }
 
   @Test("Temporary files of dead processes are removed when a level opens the folder")
@@ -543,10 +543,10 @@ struct DiskCacheLevelTests {
     try Data("partial".utf8).write(to: URL(fileURLWithPath: dead))
     try Data("in flight".utf8).write(to: URL(fileURLWithPath: live))
     let level = DiskCacheLevel<String, Data>(path: folder.path)
-    _ = level.filesByRecency()  // waits for the scan
+    _ = await level.filesByRecency()  // waits for the scan
     #expect(!FileManager.default.fileExists(atPath: dead))
     #expect(FileManager.default.fileExists(atPath: live))
-    #expect(level.indexedBytes() == 0)
+    #expect(await level.indexedBytes() == 0)
     // Writes leave no temporary files behind.
     try await level.set(Data([1]), forKey: "k").value
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
@@ -609,7 +609,7 @@ struct DiskCacheLevelTests {
       try await group.waitForAll()
     }
     #expect(DiskTestFolder.cacheFiles(in: folder.path).count == 160)
-    #expect(level.indexedBytes() == DiskTestFolder.cacheBytes(in: folder.path))
+    #expect(await level.indexedBytes() == DiskTestFolder.cacheBytes(in: folder.path))
   }
 
   @Test("DiskCacheLevel() infers its key and Data value inside a composition")
@@ -738,7 +738,7 @@ struct DiskCacheLevelTests {
       #expect(level.get(key).result?.error as? FetchError == .valueNotInCache, "\(key)")
     }
     #expect(DiskTestFolder.cacheFiles(in: folder.path).count == 1)
-    #expect(level.indexedBytes() == diskTestFileSize(key: "after", valueBytes: 1))
+    #expect(await level.indexedBytes() == diskTestFileSize(key: "after", valueBytes: 1))
   }
 
   @Test("A set cancelled before it runs is skipped, and gets stop seeing its value at once")
@@ -759,7 +759,7 @@ struct DiskCacheLevelTests {
     gate.release()
     try await written.value
     await #expect(throws: CancellationError.self) { try await skipped.value }
-    _ = level.filesByRecency()  // the skipped set has had its turn
+    _ = await level.filesByRecency()  // the skipped set has had its turn
     #expect(try await level.get("k").value == Data([1]))
   }
 
@@ -794,7 +794,7 @@ struct DiskCacheLevelTests {
         }
         try await group.waitForAll()
       }
-      let indexed = level.indexedBytes()  // waits for the clear and the removals
+      let indexed = await level.indexedBytes()  // waits for the clear and the removals
       let onDisk = DiskTestFolder.cacheBytes(in: folder.path)
       #expect(indexed == onDisk, "trial \(trial)")
       #expect(onDisk <= capacity)
