@@ -23,6 +23,8 @@ struct AccessOrderNode: Sendable {
   @usableFromInline var hash: UInt64
   /// The list the entry belongs to.
   @usableFromInline var region: CacheRegion
+  /// How many times the entry has been hit since it was added (at most 2).
+  @usableFromInline var uses: UInt8 = 0
 
   @inlinable
   init(cost: Int, hash: UInt64, region: CacheRegion) {

@@ -17,6 +17,13 @@
 ///   flooding the sketch with colliding keys.
 /// - In adaptive mode a ``HillClimber`` moves capacity between window and main,
 ///   from 0 to 100 % of the capacity for the window (at 100 % the policy is LRU).
+/// - In adaptive mode a ``ReuseIndicator`` watches whether entries that have
+///   been hit are worth less than new ones (keys used once or twice, close
+///   together). While they are, an entry hit in the window is *retired* to main
+///   (as ARC moves a hit entry from T1 to T2), and while the window is within
+///   its share, main's entries are evicted before any window entry is asked to
+///   duel: with a window as large as the cache, used entries go first and new
+///   ones live longer.
 /// - In LRU mode the whole capacity is the window; there is no main area, no
 ///   frequency sketch and no adaptation.
 ///
@@ -57,6 +64,8 @@ struct WindowTinyLFU: Sendable {
   @usableFromInline var rejected = GhostKeys()
   /// Victims recently evicted from main.
   @usableFromInline var evictedFromMain = GhostKeys()
+  /// Whether used entries are worth less than new ones (adaptive mode).
+  @usableFromInline var reuse = ReuseIndicator()
   @usableFromInline var random: SplitMix64
 
   /// Creates an empty policy for `capacity` cost units.
@@ -95,6 +104,11 @@ struct WindowTinyLFU: Sendable {
     }
     climber.recordHit()
     sketch.increment(nodes[slot].hash)
+    if mode == .adaptiveWindow {
+      let uses = nodes[slot].uses
+      reuse.recordHit(uses: uses, hash: nodes[slot].hash)
+      if uses < 2 { nodes[slot].uses = uses + 1 }
+    }
     touch(slot)
   }
 
@@ -111,7 +125,11 @@ struct WindowTinyLFU: Sendable {
   mutating func touch(_ slot: Int) {
     switch nodes[slot].region {
     case .window:
-      window.moveToBack(slot, &nodes)
+      if reuse.retiring && mode == .adaptiveWindow && !ReuseIndicator.isControl(nodes[slot].hash) {
+        retire(slot)
+      } else {
+        window.moveToBack(slot, &nodes)
+      }
     case .protected:
       protected.moveToBack(slot, &nodes)
     case .probation:
@@ -124,6 +142,21 @@ struct WindowTinyLFU: Sendable {
       protected.append(slot, &nodes)
       demoteProtectedOverflow()
     }
+  }
+
+  /// Moves window entry `slot` to the most recently used end of main's protected
+  /// segment (of probation when it is too costly for protected).
+  @inlinable
+  mutating func retire(_ slot: Int) {
+    window.remove(slot, &nodes)
+    if nodes[slot].cost > protectedMaximum {
+      nodes[slot].region = .probation
+      probation.append(slot, &nodes)
+      return
+    }
+    nodes[slot].region = .protected
+    protected.append(slot, &nodes)
+    demoteProtectedOverflow()
   }
 
   /// Moves the least recently used protected entries to probation while the
@@ -250,7 +283,9 @@ struct WindowTinyLFU: Sendable {
   /// Evicts until the total cost fits: candidates (from `firstCandidate` on in
   /// probation, then the window's entries) duel the probation victims; when one
   /// side runs out, the other is evicted in order; when both do, victims are taken
-  /// from protected, then from the window.
+  /// from protected, then from the window. While entries are retired, main's
+  /// victims (probation, then protected) are evicted without a duel before the
+  /// window's entries are taken as candidates.
   @inlinable
   mutating func evictFromMain(firstCandidate: Int, pinned: Int, into evicted: inout [Int]) {
     var candidate = firstCandidate
@@ -261,6 +296,19 @@ struct WindowTinyLFU: Sendable {
       if candidate == pinned { candidate = nodes[candidate].next }
       if victim == pinned { victim = nodes[victim].next }
       if candidate < 0 && !candidatesFromWindow {
+        if reuse.retiring && mode == .adaptiveWindow {
+          if victim < 0 && victimRegion == .probation {
+            victimRegion = .protected
+            victim = protected.head
+            continue
+          }
+          if victim >= 0 {
+            let evictee = victim
+            victim = nodes[evictee].next
+            evictEntry(evictee, rejected: false, into: &evicted)
+            continue
+          }
+        }
         candidatesFromWindow = true
         candidate = window.head
         continue
@@ -321,6 +369,7 @@ struct WindowTinyLFU: Sendable {
     remove(slot)
     evicted.append(slot)
     guard mode == .adaptiveWindow else { return }
+    reuse.recordEviction(uses: nodes[slot].uses, hash: nodes[slot].hash, entries: sketch.sizedFor)
     if isRejected {
       rejected.add(nodes[slot].hash)
     } else {

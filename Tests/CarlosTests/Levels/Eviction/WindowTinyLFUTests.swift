@@ -2,6 +2,12 @@ import Testing
 
 @testable import Carlos
 
+/// A value of a chosen cost.
+private struct Costly: ExpensiveObject, Sendable {
+  let key: Int
+  let cost: Int
+}
+
 @Suite("WindowTinyLFU")
 struct WindowTinyLFUTests {
   @Test("admits a candidate only when it is more frequent than the victim")
@@ -103,5 +109,90 @@ struct WindowTinyLFUTests {
     #expect(fixedRatio < 0.1)
     #expect(lruRatio > 0.45)
     #expect(adaptiveRatio > 0.3)  // it starts at the fixed policy's ratio, then climbs
+  }
+
+  /// Each step uses a new key; half the keys are used once more, 10 to 30 steps
+  /// later (then never again): an entry that has been hit is dead.
+  func onceOrTwice(steps: Int, seed: UInt64) -> [Int] {
+    var random = SplitMix64(seed: seed)
+    var due: [Int: Int] = [:]
+    var trace: [Int] = []
+    var next = 0
+    for step in 0..<steps {
+      if let key = due.removeValue(forKey: step) {
+        trace.append(key)
+        continue
+      }
+      trace.append(next)
+      if Bool.random(using: &random) {
+        var when = step + Int.random(in: 10...30, using: &random)
+        while due[when] != nil { when += 1 }
+        due[when] = next
+      }
+      next += 1
+    }
+    return trace
+  }
+
+  @Test("when hit entries are dead, they are retired and the policy beats LRU")
+  func retiresDeadEntries() {
+    let trace = onceOrTwice(steps: 60_000, seed: 11)
+    let adaptive = MemoryCacheLevel<Int, Int>(capacity: 24, policy: .adaptiveTinyLFU)
+    let lru = MemoryCacheLevel<Int, Int>(capacity: 24, policy: .lru)
+    let adaptiveRatio = replay(trace, into: adaptive)
+    let lruRatio = replay(trace, into: lru)
+    #expect(adaptive.table.withLock { $0.policy.reuse.retiring })
+    #expect(adaptiveRatio > lruRatio + 0.03)  // LRU ≈ 0.27; the best possible is 1/3
+  }
+
+  @Test("on a frequency workload used entries are not retired")
+  func keepsUsedEntries() {
+    var random = SplitMix64(seed: 12)
+    // A hot set of 50 keys (half the requests) and 5,000 cold ones.
+    let trace = (0..<40_000).map { _ in
+      Bool.random(using: &random)
+        ? Int.random(in: 0..<50, using: &random) : Int.random(in: 50..<5_050, using: &random)
+    }
+    let adaptive = MemoryCacheLevel<Int, Int>(capacity: 100, policy: .adaptiveTinyLFU)
+    _ = replay(trace, into: adaptive)
+    #expect(!adaptive.table.withLock { $0.policy.reuse.retiring })
+  }
+
+  @Test("a retired entry moves from the window to protected; a control entry stays")
+  func retireMovesToMain() {
+    var policy = WindowTinyLFU(capacity: 100, mode: .adaptiveWindow, random: SplitMix64(seed: 6))
+    policy.reuse.retiring = true
+    let retired: UInt64 = 0x0500_0000_0000
+    let control: UInt64 = 0x77
+    policy.insert(0, cost: 1, hash: retired)
+    policy.insert(1, cost: 1, hash: control)
+    policy.recordHit(0)
+    policy.recordHit(1)
+    #expect(policy.nodes[0].region == .protected)
+    #expect(policy.nodes[1].region == .window)
+    #expect(policy.protected.cost == 1 && policy.window.cost == 1)
+    #expect(policy.nodes[0].uses == 1)
+  }
+
+  @Test("while retiring, weighted entries never exceed the capacity")
+  func retiringCostBound() {
+    var retiredRuns = 0
+    for seed in 0..<10 {
+      var random = SplitMix64(seed: UInt64(100 + seed))
+      let capacity = Int.random(in: 40...80, using: &random)
+      let cache = MemoryCacheLevel<Int, Costly>(capacity: capacity, policy: .adaptiveTinyLFU)
+      var retired = false
+      for key in onceOrTwice(steps: 20_000, seed: UInt64(seed)) {
+        if cache.get(key).result?.value != nil { continue }
+        let cost = Int.random(in: 1...3, using: &random)
+        cache.set(Costly(key: key, cost: cost), forKey: key)
+        let total = cache.totalCost
+        #expect(total <= capacity, "seed \(seed): total \(total) > capacity \(capacity)")
+        if total > capacity { return }
+        retired = retired || cache.table.withLock { $0.policy.reuse.retiring }
+      }
+      if retired { retiredRuns += 1 }
+    }
+    #expect(retiredRuns >= 7)  // the workload turns retiring on
   }
 }
