@@ -83,9 +83,11 @@ struct ReuseIndicator: Sendable {
   /// no control entry used once resolved); then halves the counts.
   @inlinable
   mutating func decide() {
-    let newResolved = firstHits + evictedUnused
-    let usedResolved = secondHits + evictedUsedOnce
-    retiring = Self.margin * secondHits * newResolved < firstHits * usedResolved
+    // In floating point: the products of counts can exceed Int for huge caches.
+    let newResolved = Double(firstHits + evictedUnused)
+    let usedResolved = Double(secondHits + evictedUsedOnce)
+    retiring =
+      Double(Self.margin) * Double(secondHits) * newResolved < Double(firstHits) * usedResolved
     firstHits /= 2
     evictedUnused /= 2
     secondHits /= 2
