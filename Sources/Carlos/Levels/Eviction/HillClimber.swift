@@ -27,6 +27,13 @@
 ///   that same period still call for the move: then the drop is the workload
 ///   changing phase (the ghosts measure both sides under the new workload), not
 ///   the move's fault.
+/// - **Runs have a last word too.** Ghosts can insist on a harmful direction for
+///   good (in a loop slightly larger than the cache, keys refused by the window
+///   always come back, yet a larger window only loses hits). So when the hit
+///   ratio has fallen in three periods in a row during a run of moves in one
+///   direction, and lies a large and significant drop (as above) below where it
+///   was when the run began, the whole run is undone and its direction banned.
+///   A phase change lowers the hit ratio once, not period after period.
 /// - **Short periods first.** Sampling starts when the cache is first full. The
 ///   first period lasts as many requests as the cache holds entries; each period
 ///   is 25 % longer than the previous one, up to ten times the entries
@@ -64,6 +71,9 @@ struct HillClimber: Sendable {
   @usableFromInline static let longestBan = 64
   /// The most steps one move can make when moves keep the same direction.
   @usableFromInline static let maximumBoost = 4.0
+  /// After this many periods in a row whose hit ratio fell, a run of moves
+  /// that lost a significant share of hits since it began is undone.
+  @usableFromInline static let runVetoDeclines = 3
 
   /// Hits in the current period.
   @usableFromInline var hits = 0
@@ -95,6 +105,12 @@ struct HillClimber: Sendable {
   /// the same direction and the hit ratio does not fall, up to `maximumBoost`;
   /// back to 1 otherwise).
   @usableFromInline var boost = 1.0
+  /// The hit ratio before the current run of moves in one direction began.
+  @usableFromInline var runStartHitRatio: Double?
+  /// The window change made by the current run of moves, in cost units.
+  @usableFromInline var runDistance = 0
+  /// Consecutive periods of the current run whose hit ratio fell.
+  @usableFromInline var runDeclines = 0
 
   /// Creates a climber for a cache of `capacity` cost units.
   @inlinable
@@ -156,17 +172,16 @@ struct HillClimber: Sendable {
     mainGains = 0
 
     let noise = (2 * hitRatio * (1 - hitRatio) / Double(requests)).squareRoot()
+    let significantDrop = Swift.max(Self.restartThreshold, Self.vetoConfidence * noise)
     let moved = lastMove > 0 ? 1 : -1
-    if let previous, lastMove != 0, direction != moved,
-      previous - hitRatio >= Swift.max(Self.restartThreshold, Self.vetoConfidence * noise)
+    runDeclines = lastMove != 0 && hitRatio < (previous ?? hitRatio) ? runDeclines + 1 : 0
+    if let runStart = runStartHitRatio, lastMove != 0, runDeclines >= Self.runVetoDeclines,
+      runStart - hitRatio >= significantDrop
     {
-      let undo = -lastMove
-      banned = lastMove > 0 ? 1 : -1
-      banLength = banLength == 0 ? Self.firstBan : Swift.min(2 * banLength, Self.longestBan)
-      banRemaining = banLength
-      lastMove = 0
-      boost = 1
-      return undo
+      return undo(runDistance)
+    }
+    if let previous, lastMove != 0, direction != moved, previous - hitRatio >= significantDrop {
+      return undo(lastMove)
     }
     if lastMove != 0 { banLength = 0 }
     if banRemaining > 0 {
@@ -178,13 +193,35 @@ struct HillClimber: Sendable {
     if direction == banned || direction == 0 {
       lastMove = 0
       boost = 1
+      runStartHitRatio = nil
       return 0
     }
     let sameWay = (previousMove > 0 && direction > 0) || (previousMove < 0 && direction < 0)
     let improving = hitRatio >= (previous ?? 0)
     boost = sameWay && improving ? Swift.min(Self.maximumBoost, 2 * boost) : 1
     lastMove = direction * Int((size * boost).rounded())
+    if sameWay, runStartHitRatio != nil {
+      runDistance += lastMove
+    } else {
+      runStartHitRatio = hitRatio
+      runDistance = lastMove
+    }
     return lastMove
+  }
+
+  /// Undoes `distance` (the last move, or the current run of moves), bans its
+  /// direction for a while and returns the change that undoes it.
+  @inlinable
+  mutating func undo(_ distance: Int) -> Int {
+    banned = distance > 0 ? 1 : -1
+    banLength = banLength == 0 ? Self.firstBan : Swift.min(2 * banLength, Self.longestBan)
+    banRemaining = banLength
+    lastMove = 0
+    boost = 1
+    runStartHitRatio = nil
+    runDistance = 0
+    runDeclines = 0
+    return -distance
   }
 
   /// +1 when window gains lead main gains by more than `confidence` standard

@@ -397,7 +397,10 @@ struct WindowTinyLFU: Sendable {
       let before = windowMaximum
       resizeWindow(to: before + change)
       // A move cut short at 0 or at the capacity counts for what it did.
-      if climber.lastMove != 0 { climber.lastMove = windowMaximum - before }
+      if climber.lastMove != 0 {
+        climber.runDistance += windowMaximum - before - climber.lastMove
+        climber.lastMove = windowMaximum - before
+      }
     }
   }
 

@@ -95,6 +95,28 @@ struct HillClimberTests {
     #expect(climber.banned == 0)
   }
 
+  @Test("a run of moves the ghosts insist on is undone as a whole after three falls in a row")
+  func runVeto() {
+    var climber = HillClimber(capacity: 1_000)
+    climber.start()
+    // The ghosts keep calling for a larger window while every move loses hits
+    // (a loop slightly larger than the cache): 90 %, 88 %, 86 %, 84 %.
+    func next(hits: Int) -> Int? {
+      period(
+        &climber, entries: 1_000, hits: hits, misses: 2_000 - hits, windowGains: 100, mainGains: 0)
+    }
+    #expect(next(hits: 1_800) == 63)
+    #expect(next(hits: 1_760) == 61)  // one fall: could be the workload, keep going
+    #expect(next(hits: 1_720) == 60)
+    // The third fall in a row, 6 points below where the run began: undo all three moves.
+    #expect(next(hits: 1_680) == -184)
+    #expect(climber.banned == 1)
+    // While banned, growing is not allowed.
+    let held = period(
+      &climber, entries: 1_000, hits: 2_250, misses: 250, windowGains: 100, mainGains: 0)
+    #expect(held == 0)
+  }
+
   @Test(
     "momentum: moves double while they keep one direction, up to four steps, and reset on a turn")
   func momentum() {
