@@ -23,6 +23,12 @@ final class DictionaryLevel<Key: Hashable & Sendable, Value: Sendable>: CacheLev
     return Future()
   }
 
+  func remove(_ key: Key) -> Future<Void> {
+    print("  \(name): remove \(key)")
+    storage.withLock { $0[key] = nil }
+    return Future()
+  }
+
   func clear() {
     storage.withLock { $0 = [:] }
   }

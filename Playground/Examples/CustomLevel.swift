@@ -17,6 +17,7 @@ final class SquaresLevel: CacheLevel {
   }
 
   func set(_ value: Int, forKey key: Int) -> Future<Void> { Future() }
+  func remove(_ key: Int) -> Future<Void> { Future() }
   func clear() {}
   func onMemoryWarning() {}
 }

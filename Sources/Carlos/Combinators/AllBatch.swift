@@ -22,7 +22,9 @@ extension CacheLevel {
   /// - set stores the i-th value under the i-th key and succeeds when every
   ///   store succeeds; it fails with ``BatchError/keyValueCountMismatch(keys:values:)``
   ///   when the lists have different lengths, storing nothing.
-  /// - clear and onMemoryWarning reach this level.
+  /// - set with an expiry stores every value with that expiry; remove removes every
+  ///   key and succeeds when every removal succeeds.
+  /// - clear, removeExpired and onMemoryWarning reach this level.
   public func allBatch() -> BasicCache<[KeyType], [OutputType]> {
     BasicCache(
       getClosure: { keys in
@@ -35,7 +37,16 @@ extension CacheLevel {
         return zip(keys, values).map { key, value in self.set(value, forKey: key) }.all()
       },
       clearClosure: { self.clear() },
-      memoryClosure: { self.onMemoryWarning() }
+      memoryClosure: { self.onMemoryWarning() },
+      removeClosure: { keys in keys.map { self.remove($0) }.all() },
+      expiringSetClosure: { values, keys, expiry in
+        guard keys.count == values.count else {
+          return Future(BatchError.keyValueCountMismatch(keys: keys.count, values: values.count))
+        }
+        return zip(keys, values).map { key, value in self.set(value, forKey: key, expiry: expiry) }
+          .all()
+      },
+      removeExpiredClosure: { self.removeExpired() }
     )
   }
 }

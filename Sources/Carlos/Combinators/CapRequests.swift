@@ -18,7 +18,7 @@ public enum RequestCapperError: Error, Equatable, Sendable, CustomStringConverti
 /// A get counts as running from the moment the inner level is asked until its
 /// future completes, whatever the outcome. Cancelling a waiting get takes it out
 /// of the line, so it never starts; cancelling a running one cancels the inner
-/// request. Sets, clear and memory warnings are not capped. Create one with
+/// request. Sets, removals, clear and memory warnings are not capped. Create one with
 /// ``CacheLevel/capRequests(_:)``.
 public final class RequestCapperCache<Inner: CacheLevel>: CacheLevel {
   public typealias KeyType = Inner.KeyType
@@ -128,6 +128,27 @@ public final class RequestCapperCache<Inner: CacheLevel>: CacheLevel {
   @discardableResult
   public func set(_ value: OutputType, forKey key: KeyType) -> Future<Void> {
     inner.set(value, forKey: key)
+  }
+
+  /// Stores `value` with `expiry` in the inner level at once; sets are not capped.
+  @inlinable
+  @discardableResult
+  public func set(_ value: OutputType, forKey key: KeyType, expiry: Expiry) -> Future<Void> {
+    inner.set(value, forKey: key, expiry: expiry)
+  }
+
+  /// Removes `key` from the inner level at once; removals are not capped.
+  @inlinable
+  @discardableResult
+  public func remove(_ key: KeyType) -> Future<Void> {
+    inner.remove(key)
+  }
+
+  /// Removes the inner level's expired values.
+  @inlinable
+  @discardableResult
+  public func removeExpired() -> Future<Void> {
+    inner.removeExpired()
   }
 
   /// Clears the inner level.

@@ -6,24 +6,56 @@ extension CacheLevel {
   /// - get fails with `next`'s error when both miss. Cancelling it cancels
   ///   whichever inner request is running; a cancelled inner get does not fall
   ///   through to `next`.
-  /// - set stores into both, succeeding when both succeed.
-  /// - clear and onMemoryWarning reach both.
+  /// - set (with or without an expiry) and remove reach both levels, succeeding
+  ///   when both succeed; clear, removeExpired and onMemoryWarning reach both.
+  /// - Coherence: a value found in `next` is stored into this level only if no
+  ///   set, remove or clear went through the composition for that key since the get
+  ///   started, so a slow fetch never overwrites a newer value. Two sets of one key at
+  ///   once reach both levels in the same order, so both levels keep the same value
+  ///   (the one set last). Writes made on a level directly, not through the
+  ///   composition, are not tracked.
+  /// - A value copied up from `next` is stored under this level's own expiration
+  ///   policy: give the upper level an expiry no longer than the lower one's.
+  ///
+  /// ```swift
+  /// let cache = memory.compose(disk)   // the same as memory >>> disk
+  /// ```
   @inlinable
   public func compose<Next: CacheLevel>(_ next: Next) -> BasicCache<KeyType, OutputType>
   where Next.KeyType == KeyType, Next.OutputType == OutputType {
-    BasicCache(
-      getClosure: { key in composedGet(key, upper: self, lower: next) },
+    let versions = WriteVersions()
+    return BasicCache(
+      getClosure: { key in composedGet(key, upper: self, lower: next, versions: versions) },
       setClosure: { value, key in
-        bothSucceed(self.set(value, forKey: key), next.set(value, forKey: key))
+        let (upper, lower) = versions.write(key) {
+          (self.set(value, forKey: key), next.set(value, forKey: key))
+        }
+        return bothSucceed(upper, lower)
       },
       clearClosure: {
-        self.clear()
-        next.clear()
+        versions.writeAll {
+          self.clear()
+          next.clear()
+        }
       },
       memoryClosure: {
         self.onMemoryWarning()
         next.onMemoryWarning()
-      }
+      },
+      removeClosure: { key in
+        let (upper, lower) = versions.write(key) { (self.remove(key), next.remove(key)) }
+        return bothSucceed(upper, lower)
+      },
+      expiringSetClosure: { value, key, expiry in
+        let (upper, lower) = versions.write(key) {
+          (
+            self.set(value, forKey: key, expiry: expiry),
+            next.set(value, forKey: key, expiry: expiry)
+          )
+        }
+        return bothSucceed(upper, lower)
+      },
+      removeExpiredClosure: { bothSucceed(self.removeExpired(), next.removeExpired()) }
     )
   }
 
@@ -42,7 +74,8 @@ extension CacheLevel {
 func composedGet<Upper: CacheLevel, Lower: CacheLevel>(
   _ key: Upper.KeyType,
   upper: Upper,
-  lower: Lower
+  lower: Lower,
+  versions: WriteVersions
 ) -> Future<Upper.OutputType>
 where Upper.KeyType == Lower.KeyType, Upper.OutputType == Lower.OutputType {
   let first = upper.get(key)
@@ -57,19 +90,36 @@ where Upper.KeyType == Lower.KeyType, Upper.OutputType == Lower.OutputType {
       promise.cancel()
     case .error:
       if promise.future.isCompleted { return }
+      // Read after the upper miss: a write that bumps it later also reached
+      // `lower` before this get's request, or is seen by the check below.
+      let version = versions.version(of: key)
       let second = lower.get(key)
       promise.onCancel { second.cancel() }
       second.onCompletion { result in
         if case .success(let value) = result {
-          upper.set(value, forKey: key).onFailure { error in
-            Logger.log("Could not store a fetched value in the upper level: \(error)", .warning)
-          }
+          writeBack(value, key: key, into: upper, ifUnchangedSince: version, versions: versions)
         }
         promise.complete(result)
       }
     }
   }
   return promise.future
+}
+
+/// Stores a value found below into `upper`, unless a write of `key` went through
+/// the composition since `version` was read.
+@inlinable
+func writeBack<Upper: CacheLevel>(
+  _ value: Upper.OutputType,
+  key: Upper.KeyType,
+  into upper: Upper,
+  ifUnchangedSince version: UInt64,
+  versions: WriteVersions
+) {
+  let stored = versions.ifUnchanged(key, since: version) { upper.set(value, forKey: key) }
+  stored?.onFailure { error in
+    Logger.log("Could not store a fetched value in the upper level: \(error)", .warning)
+  }
 }
 
 /// A future that succeeds when both `first` and `second` succeed, and fails as soon as either fails.

@@ -1,26 +1,17 @@
 extension CacheLevel {
   /// Returns a level whose gets run only when `condition` succeeds with `true`
   /// for the key. `false` fails the get with ``FetchError/conditionNotSatisfied``;
-  /// a failing condition fails it with the condition's error. Sets, clear and
-  /// memory warnings are not conditioned.
+  /// a failing condition fails it with the condition's error. `remove` is
+  /// conditioned the same way (a key the level may not read is not removed).
+  /// Sets, clear and memory warnings are not conditioned.
   @inlinable
   public func conditioned(
     _ condition: @escaping @Sendable (KeyType) -> Future<Bool>
   ) -> BasicCache<KeyType, OutputType> {
     BasicCache(
-      getClosure: { key in
-        let verdict = condition(key)
-        // Fast path: a condition decided at once needs no continuation closure.
-        if case .success(let allowed)? = verdict.result {
-          return allowed ? self.get(key) : Future(FetchError.conditionNotSatisfied)
-        }
-        return verdict.flatMap { (allowed: Bool) -> Future<OutputType> in
-          allowed ? self.get(key) : Future(FetchError.conditionNotSatisfied)
-        }
-      },
-      setClosure: { value, key in self.set(value, forKey: key) },
-      clearClosure: { self.clear() },
-      memoryClosure: { self.onMemoryWarning() }
+      forwardingTo: self,
+      get: { key in ifAllowed(condition(key)) { self.get(key) } },
+      remove: { key in ifAllowed(condition(key)) { self.remove(key) } }
     )
   }
 }
@@ -32,4 +23,20 @@ public func <?> <Level: CacheLevel>(
   cache: Level
 ) -> BasicCache<Level.KeyType, Level.OutputType> {
   cache.conditioned(condition)
+}
+
+/// Runs `operation` when `verdict` succeeds with true; fails with
+/// ``FetchError/conditionNotSatisfied`` on false and with the condition's error on failure.
+@inlinable
+func ifAllowed<T: Sendable>(
+  _ verdict: Future<Bool>,
+  _ operation: @escaping @Sendable () -> Future<T>
+) -> Future<T> {
+  // Fast path: a condition decided at once needs no continuation closure.
+  if case .success(let allowed)? = verdict.result {
+    return allowed ? operation() : Future(FetchError.conditionNotSatisfied)
+  }
+  return verdict.flatMap { (allowed: Bool) -> Future<T> in
+    allowed ? operation() : Future(FetchError.conditionNotSatisfied)
+  }
 }

@@ -1,8 +1,8 @@
 import Dispatch
 
 extension CacheLevel {
-  /// Returns a level that runs every operation of this level — get, set, clear
-  /// and memory warnings — on `queue`.
+  /// Returns a level that runs every operation of this level — get, set, remove,
+  /// removeExpired, clear and memory warnings — on `queue`.
   ///
   /// The returned futures complete the way this level's futures do. Cancelling
   /// a get or set before it has reached the queue means it never runs;
@@ -20,6 +20,15 @@ extension CacheLevel {
       },
       memoryClosure: {
         queue.async { self.onMemoryWarning() }
+      },
+      removeClosure: { key in
+        dispatched(on: queue) { self.remove(key) }
+      },
+      expiringSetClosure: { value, key, expiry in
+        dispatched(on: queue) { self.set(value, forKey: key, expiry: expiry) }
+      },
+      removeExpiredClosure: {
+        dispatched(on: queue) { self.removeExpired() }
       }
     )
   }

@@ -5,11 +5,6 @@ extension CacheLevel {
   /// turn an `any CacheLevel<K, V>` into a concrete value.
   public func normalize() -> BasicCache<KeyType, OutputType> {
     if let basic = self as? BasicCache<KeyType, OutputType> { return basic }
-    return BasicCache(
-      getClosure: { key in self.get(key) },
-      setClosure: { value, key in self.set(value, forKey: key) },
-      clearClosure: { self.clear() },
-      memoryClosure: { self.onMemoryWarning() }
-    )
+    return BasicCache(forwardingTo: self)
   }
 }

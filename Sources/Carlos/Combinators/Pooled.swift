@@ -5,8 +5,8 @@
 /// caller as cancelled; the inner request is cancelled once every caller
 /// waiting for it has cancelled. Only requests in flight are shared: after the
 /// inner request completes, or after every caller cancelled, the next get
-/// starts a new inner request. Sets, clear and memory warnings go straight to
-/// the inner level. Create one with ``CacheLevel/pooled()``.
+/// starts a new inner request. Sets, removals, clear and memory warnings go
+/// straight to the inner level. Create one with ``CacheLevel/pooled()``.
 public final class PoolCache<Inner: CacheLevel>: CacheLevel where Inner.KeyType: Hashable {
   public typealias KeyType = Inner.KeyType
   public typealias OutputType = Inner.OutputType
@@ -165,6 +165,27 @@ public final class PoolCache<Inner: CacheLevel>: CacheLevel where Inner.KeyType:
   @discardableResult
   public func set(_ value: OutputType, forKey key: KeyType) -> Future<Void> {
     inner.set(value, forKey: key)
+  }
+
+  /// Stores `value` with `expiry` in the inner level; sets are not pooled.
+  @inlinable
+  @discardableResult
+  public func set(_ value: OutputType, forKey key: KeyType, expiry: Expiry) -> Future<Void> {
+    inner.set(value, forKey: key, expiry: expiry)
+  }
+
+  /// Removes `key` from the inner level; removals are not pooled.
+  @inlinable
+  @discardableResult
+  public func remove(_ key: KeyType) -> Future<Void> {
+    inner.remove(key)
+  }
+
+  /// Removes the inner level's expired values.
+  @inlinable
+  @discardableResult
+  public func removeExpired() -> Future<Void> {
+    inner.removeExpired()
   }
 
   /// Clears the inner level.

@@ -1,16 +1,14 @@
 extension CacheLevel {
   /// Returns a level that runs every value it gets through `transformer`.
-  /// Sets are not processed.
+  /// Sets and removals are not processed.
   @inlinable
   public func postProcess<Transformer: OneWayTransformer>(
     _ transformer: Transformer
   ) -> BasicCache<KeyType, OutputType>
   where Transformer.TypeIn == OutputType, Transformer.TypeOut == OutputType {
     BasicCache(
-      getClosure: { key in self.get(key).flatMap { transformer.transform($0) } },
-      setClosure: { value, key in self.set(value, forKey: key) },
-      clearClosure: { self.clear() },
-      memoryClosure: { self.onMemoryWarning() }
+      forwardingTo: self,
+      get: { key in self.get(key).flatMap { transformer.transform($0) } }
     )
   }
 
@@ -25,12 +23,10 @@ extension CacheLevel {
     Transformer.TypeOut == OutputType
   {
     BasicCache(
-      getClosure: { key in
+      forwardingTo: self,
+      get: { key in
         self.get(key).flatMap { transformer.conditionalTransform(key: key, value: $0) }
-      },
-      setClosure: { value, key in self.set(value, forKey: key) },
-      clearClosure: { self.clear() },
-      memoryClosure: { self.onMemoryWarning() }
+      }
     )
   }
 
@@ -50,7 +46,13 @@ extension CacheLevel {
           .flatMap { self.set($0, forKey: key) }
       },
       clearClosure: { self.clear() },
-      memoryClosure: { self.onMemoryWarning() }
+      memoryClosure: { self.onMemoryWarning() },
+      removeClosure: { key in self.remove(key) },
+      expiringSetClosure: { value, key, expiry in
+        transformer.conditionalInverseTransform(key: key, value: value)
+          .flatMap { self.set($0, forKey: key, expiry: expiry) }
+      },
+      removeExpiredClosure: { self.removeExpired() }
     )
   }
 }

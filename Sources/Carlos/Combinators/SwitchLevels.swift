@@ -6,8 +6,8 @@ public enum CacheLevelSwitchResult: Sendable, Equatable {
   case cacheB
 }
 
-/// Returns a level that sends each get and set to one of two lanes, chosen per
-/// key by `switchClosure`; clear and memory warnings reach both lanes.
+/// Returns a level that sends each get, set and remove to one of two lanes, chosen
+/// per key by `switchClosure`; clear, removeExpired and memory warnings reach both lanes.
 ///
 /// - Parameters:
 ///   - cacheA: the lane used when `switchClosure` returns `.cacheA`.
@@ -39,6 +39,19 @@ where A.KeyType == B.KeyType, A.OutputType == B.OutputType {
     memoryClosure: {
       cacheA.onMemoryWarning()
       cacheB.onMemoryWarning()
-    }
+    },
+    removeClosure: { key in
+      switch switchClosure(key) {
+      case .cacheA: return cacheA.remove(key)
+      case .cacheB: return cacheB.remove(key)
+      }
+    },
+    expiringSetClosure: { value, key, expiry in
+      switch switchClosure(key) {
+      case .cacheA: return cacheA.set(value, forKey: key, expiry: expiry)
+      case .cacheB: return cacheB.set(value, forKey: key, expiry: expiry)
+      }
+    },
+    removeExpiredClosure: { bothSucceed(cacheA.removeExpired(), cacheB.removeExpired()) }
   )
 }

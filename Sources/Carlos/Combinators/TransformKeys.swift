@@ -1,7 +1,7 @@
 extension CacheLevel {
   /// Returns a level keyed by the transformer's input: every key is transformed
-  /// before it reaches this level. When the transformation fails, get and set
-  /// fail with its error.
+  /// before it reaches this level (for get, set and remove). When the
+  /// transformation fails, the operation fails with its error.
   @inlinable
   public func transformKeys<Transformer: OneWayTransformer>(
     _ transformer: Transformer
@@ -17,7 +17,12 @@ extension CacheLevel {
         transformer.transform(key).flatMap { self.set(value, forKey: $0) }
       },
       clearClosure: { self.clear() },
-      memoryClosure: { self.onMemoryWarning() }
+      memoryClosure: { self.onMemoryWarning() },
+      removeClosure: { key in transformer.transform(key).flatMap { self.remove($0) } },
+      expiringSetClosure: { value, key, expiry in
+        transformer.transform(key).flatMap { self.set(value, forKey: $0, expiry: expiry) }
+      },
+      removeExpiredClosure: { self.removeExpired() }
     )
   }
 

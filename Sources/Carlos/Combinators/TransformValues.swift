@@ -1,6 +1,7 @@
 extension CacheLevel {
   /// Returns a level whose values are transformed: `transform` on get,
-  /// `inverseTransform` on set. A failing transformation fails the operation with its error.
+  /// `inverseTransform` on set (with or without an expiry). A failing transformation
+  /// fails the operation with its error. remove, clear and removeExpired pass through.
   @inlinable
   public func transformValues<Transformer: TwoWayTransformer>(
     _ transformer: Transformer
@@ -11,7 +12,12 @@ extension CacheLevel {
         transformer.inverseTransform(value).flatMap { self.set($0, forKey: key) }
       },
       clearClosure: { self.clear() },
-      memoryClosure: { self.onMemoryWarning() }
+      memoryClosure: { self.onMemoryWarning() },
+      removeClosure: { key in self.remove(key) },
+      expiringSetClosure: { value, key, expiry in
+        transformer.inverseTransform(value).flatMap { self.set($0, forKey: key, expiry: expiry) }
+      },
+      removeExpiredClosure: { self.removeExpired() }
     )
   }
 }

@@ -19,11 +19,67 @@ public protocol CacheLevel<KeyType, OutputType>: Sendable {
   @discardableResult
   func set(_ value: OutputType, forKey key: KeyType) -> Future<Void>
 
+  /// Stores `value` under `key`, valid until `expiry`, overriding the level's own
+  /// expiration policy for this value.
+  ///
+  /// Levels that can expire values (the built-in ones) honour it; in a composed
+  /// cache it reaches every level. A level that cannot expire values keeps the
+  /// default implementation: it stores `value` when `expiry` is ``Expiry/never``,
+  /// and otherwise removes any older value for `key` and fails with
+  /// ``FetchError/expiryNotSupported``, so it never keeps a value longer than asked.
+  /// An expiry already past stores nothing and removes any older value.
+  ///
+  /// ```swift
+  /// cache.set(token, forKey: "session", expiry: .after(.seconds(300)))
+  /// ```
+  @discardableResult
+  func set(_ value: OutputType, forKey key: KeyType, expiry: Expiry) -> Future<Void>
+
+  /// Removes the value stored under `key`, if any; the future tells when it is gone.
+  ///
+  /// A get of `key` issued after `remove` is a miss (until a new set), even while the
+  /// removal is still running.
+  @discardableResult
+  func remove(_ key: KeyType) -> Future<Void>
+
+  /// Removes every expired value now, instead of when it is next read or evicted.
+  ///
+  /// Levels without expiry have nothing to remove and succeed at once.
+  @discardableResult
+  func removeExpired() -> Future<Void>
+
   /// Removes every value the level stores.
   func clear()
 
   /// Tells the level that memory is short, so it can drop what it holds in memory.
   func onMemoryWarning()
+}
+
+extension CacheLevel {
+  /// Stores `value` when `expiry` is ``Expiry/never``; otherwise removes any older
+  /// value for `key` and fails with ``FetchError/expiryNotSupported``: a level that
+  /// cannot expire values must not keep one longer than asked.
+  @discardableResult
+  public func set(_ value: OutputType, forKey key: KeyType, expiry: Expiry) -> Future<Void> {
+    if case .never = expiry { return set(value, forKey: key) }
+    return remove(key).flatMap { _ in Future<Void>(FetchError.expiryNotSupported) }
+  }
+
+  /// Succeeds at once: a level without expiry holds nothing expired.
+  @discardableResult
+  public func removeExpired() -> Future<Void> {
+    Future()
+  }
+}
+
+/// A level that knows when each of its values was stored and when it expires.
+///
+/// The built-in storing levels conform; ``CacheLevel/refreshing(from:after:clock:)``
+/// needs one as its upper level.
+public protocol TimedCacheLevel<KeyType, OutputType>: CacheLevel {
+  /// The value stored under `key`, with when it was stored and when it expires.
+  /// Fails like ``CacheLevel/get(_:)`` when there is none (an expired value is none).
+  func entry(forKey key: KeyType) -> Future<CacheEntry<OutputType>>
 }
 
 /// A level that only fetches: storing, clearing and memory warnings do nothing
@@ -34,6 +90,18 @@ extension Fetcher {
   /// Does nothing and succeeds: a fetcher does not store values.
   @discardableResult
   public func set(_ value: OutputType, forKey key: KeyType) -> Future<Void> {
+    Future()
+  }
+
+  /// Does nothing and succeeds: a fetcher does not store values.
+  @discardableResult
+  public func set(_ value: OutputType, forKey key: KeyType, expiry: Expiry) -> Future<Void> {
+    Future()
+  }
+
+  /// Does nothing and succeeds: a fetcher stores nothing to remove.
+  @discardableResult
+  public func remove(_ key: KeyType) -> Future<Void> {
     Future()
   }
 

@@ -17,6 +17,10 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
   case keyTransformationFailed
   /// A value transformer could not transform the value.
   case valueTransformationFailed
+  /// The level cannot expire values, so it did not store one that must expire.
+  case expiryNotSupported
+  /// The level was made without a way to remove one value (see ``BasicCache``).
+  case removeNotSupported
 
   /// A human-readable description.
   public var description: String {
@@ -28,6 +32,8 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     case .conditionNotSatisfied: return "the level's condition was not satisfied for this key"
     case .keyTransformationFailed: return "the key could not be transformed"
     case .valueTransformationFailed: return "the value could not be transformed"
+    case .expiryNotSupported: return "the level cannot expire values, so it stored nothing"
+    case .removeNotSupported: return "the level was made without a way to remove a value"
     }
   }
 }

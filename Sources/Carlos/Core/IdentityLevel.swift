@@ -19,6 +19,18 @@ public struct IdentityLevel<Key: Sendable, Value: Sendable>: CacheLevel {
     Future()
   }
 
+  /// Ignores the value and succeeds.
+  @discardableResult
+  public func set(_ value: Value, forKey key: Key, expiry: Expiry) -> Future<Void> {
+    Future()
+  }
+
+  /// Succeeds: there is nothing to remove.
+  @discardableResult
+  public func remove(_ key: Key) -> Future<Void> {
+    Future()
+  }
+
   /// Does nothing.
   public func clear() {}
 

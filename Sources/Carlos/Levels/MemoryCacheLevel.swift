@@ -91,6 +91,13 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
     return storedFuture
   }
 
+  /// Removes the value stored under `key`, if any. Answers with an already completed future.
+  @discardableResult
+  public func remove(_ key: Key) -> Future<Void> {
+    table.withLock { table in table.removeValue(for: key) }
+    return storedFuture
+  }
+
   /// Removes every value. Values are released after the lock is given up.
   public func clear() {
     let emptied = table.withLock { table in table.takeAll() }

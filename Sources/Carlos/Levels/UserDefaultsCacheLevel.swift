@@ -93,6 +93,19 @@ public final class UserDefaultsCacheLevel<
     return stored ? Future() : Future(UserDefaultsCacheLevelError.invalidSuiteName(name))
   }
 
+  /// Removes the value stored under `key`, and writes the suite to disk.
+  @discardableResult
+  public func remove(_ key: Key) -> Future<Void> {
+    let storageKey = Self.keyPrefix + key.toString()
+    let removed: Bool = defaults.withLock { defaults in
+      guard let defaults else { return false }
+      defaults.removeObject(forKey: storageKey)
+      defaults.synchronize()
+      return true
+    }
+    return removed ? Future() : Future(UserDefaultsCacheLevelError.invalidSuiteName(name))
+  }
+
   /// Removes every value this level's suite holds for Carlos, and writes the suite to disk.
   public func clear() {
     defaults.withLock { defaults in

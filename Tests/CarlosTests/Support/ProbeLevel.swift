@@ -36,6 +36,7 @@ final class ProbeLevel<Key: Hashable & Sendable>: CacheLevel {
     var maxInFlightForOneKey = 0
     var cancelled: [Int] = []
     var sets: [Key] = []
+    var removes: [Key] = []
     var clears = 0
     var memoryWarnings = 0
   }
@@ -57,6 +58,7 @@ final class ProbeLevel<Key: Hashable & Sendable>: CacheLevel {
   /// The gets not yet completed, oldest first.
   var open: [Request] { record.withLock { $0.open.values.sorted { $0.number < $1.number } } }
   var sets: [Key] { record.withLock { $0.sets } }
+  var removes: [Key] { record.withLock { $0.removes } }
   var clears: Int { record.withLock { $0.clears } }
   var memoryWarnings: Int { record.withLock { $0.memoryWarnings } }
 
@@ -111,6 +113,12 @@ final class ProbeLevel<Key: Hashable & Sendable>: CacheLevel {
   @discardableResult
   func set(_ value: String, forKey key: Key) -> Future<Void> {
     record.withLock { $0.sets.append(key) }
+    return Future()
+  }
+
+  @discardableResult
+  func remove(_ key: Key) -> Future<Void> {
+    record.withLock { $0.removes.append(key) }
     return Future()
   }
 

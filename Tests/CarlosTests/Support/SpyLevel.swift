@@ -6,6 +6,9 @@ final class SpyLevel<Key: Hashable & Sendable, Value: Sendable>: CacheLevel {
     var storage: [Key: Value] = [:]
     var gets: [Key] = []
     var sets: [(Key, Value)] = []
+    var expiries: [Expiry] = []
+    var removes: [Key] = []
+    var removeExpiredCount = 0
     var clears = 0
     var memoryWarnings = 0
     var pending: [Promise<Value>] = []
@@ -26,6 +29,9 @@ final class SpyLevel<Key: Hashable & Sendable, Value: Sendable>: CacheLevel {
   var storage: [Key: Value] { record.withLock { $0.storage } }
   var gets: [Key] { record.withLock { $0.gets } }
   var setKeys: [Key] { record.withLock { $0.sets.map(\.0) } }
+  var expiries: [Expiry] { record.withLock { $0.expiries } }
+  var removes: [Key] { record.withLock { $0.removes } }
+  var removeExpiredCount: Int { record.withLock { $0.removeExpiredCount } }
   var clears: Int { record.withLock { $0.clears } }
   var memoryWarnings: Int { record.withLock { $0.memoryWarnings } }
   var pending: [Promise<Value>] { record.withLock { $0.pending } }
@@ -49,6 +55,28 @@ final class SpyLevel<Key: Hashable & Sendable, Value: Sendable>: CacheLevel {
       $0.sets.append((key, value))
       $0.storage[key] = value
     }
+    return Future()
+  }
+
+  /// Stores like `set`, and records the expiry (the spy never expires anything).
+  @discardableResult
+  func set(_ value: Value, forKey key: Key, expiry: Expiry) -> Future<Void> {
+    record.withLock { $0.expiries.append(expiry) }
+    return set(value, forKey: key)
+  }
+
+  @discardableResult
+  func remove(_ key: Key) -> Future<Void> {
+    record.withLock {
+      $0.removes.append(key)
+      $0.storage[key] = nil
+    }
+    return Future()
+  }
+
+  @discardableResult
+  func removeExpired() -> Future<Void> {
+    record.withLock { $0.removeExpiredCount += 1 }
     return Future()
   }
 

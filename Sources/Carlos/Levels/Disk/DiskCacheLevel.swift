@@ -159,6 +159,31 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     return promise.future
   }
 
+  /// Removes the file of `key`, if any.
+  ///
+  /// The removal runs on the level's queue, after the writes asked for before it;
+  /// gets of `key` issued after `remove` miss at once. Fails with
+  /// ``FetchError/invalidKey`` when the key cannot be named.
+  @discardableResult
+  public func remove(_ key: Key) -> Future<Void> {
+    let keyBytes = Array(key.toString().utf8)
+    guard keyBytes.count <= UInt32.max, let file = file(of: keyBytes) else {
+      return Future(FetchError.invalidKey)
+    }
+    let name = file.name
+    let generation = state.withLock { $0.beginWrite(name, key: keyBytes, value: nil) }
+    let promise = Promise<Void>()
+    queue.async { [self] in
+      DiskFile.removeItem(file.path)
+      state.withLock { state in
+        state.recordRemoval(name)
+        state.endWrite(name, generation: generation)
+      }
+      promise.succeed(())
+    }
+    return promise.future
+  }
+
   /// Removes every file of the level from its folder (other files are left
   /// alone, and so are the temporary files of writes other processes have in
   /// flight). Finishes asynchronously; operations asked for afterwards see an empty level.

@@ -6,14 +6,15 @@
 /// Not generic (values of pending writes are kept as `any Sendable`), so that
 /// using it from the generic level needs no generic metadata lookup.
 struct DiskCacheLevelState: Sendable {
-  /// A `set` whose file is not written yet: gets of its key answer with its value.
+  /// A `set` whose file is not written yet, or a `remove` whose file is not gone
+  /// yet: gets of its key answer with its value, or miss.
   struct PendingWrite: Sendable {
     /// Tells this `set` apart from later ones of the same file.
     var generation: UInt64
     /// The full key, to tell keys whose digests collide apart.
     var key: [UInt8]
-    /// The value being written (a `Value` of the level).
-    var value: any Sendable
+    /// The value being written (a `Value` of the level), or `nil` for a removal.
+    var value: (any Sendable)?
   }
 
   /// The file of a key.
@@ -71,7 +72,8 @@ struct DiskCacheLevelState: Sendable {
       return .disk(file, stamp: Stamp(changes: changes, removals: removals))
     }
     if let pending = pendingWrites[file.name]?.last {
-      return pending.key == key ? .pending(pending.value) : .miss
+      guard pending.key == key, let value = pending.value else { return .miss }
+      return .pending(value)
     }
     return pendingClears > 0
       ? .miss : .disk(file, stamp: Stamp(changes: changes, removals: removals))
@@ -95,8 +97,9 @@ struct DiskCacheLevelState: Sendable {
     files.removeAll()
   }
 
-  /// Registers a pending write of `value` to the file `name`; returns its generation.
-  mutating func beginWrite(_ name: String, key: [UInt8], value: any Sendable) -> UInt64 {
+  /// Registers a pending write of `value` to the file `name` (`nil`: its removal);
+  /// returns its generation.
+  mutating func beginWrite(_ name: String, key: [UInt8], value: (any Sendable)?) -> UInt64 {
     setCount += 1
     pendingWrites[name, default: []].append(
       PendingWrite(generation: setCount, key: key, value: value))

@@ -1,0 +1,70 @@
+import Foundation
+
+/// Where a level reads the time, for expiry and entry metadata.
+///
+/// The levels use ``SystemClock`` unless told otherwise; tests pass a
+/// ``ManualClock`` and move time by hand instead of sleeping:
+///
+/// ```swift
+/// let clock = ManualClock()
+/// let memory = MemoryCacheLevel<String, Int>(expiration: .afterWrite(.seconds(60)), clock: clock)
+/// memory.set(1, forKey: "a")
+/// clock.advance(by: .seconds(61))   // "a" is now a miss
+/// ```
+///
+/// A level never lets time go backwards for itself: when the clock jumps back, the
+/// level keeps using the latest time it saw, so a value once expired stays expired.
+public protocol CacheClock: Sendable {
+  /// The current wall-clock time.
+  func now() -> Date
+}
+
+/// The system's wall clock.
+public struct SystemClock: CacheClock {
+  /// Creates the system clock.
+  public init() {}
+
+  /// The current time of the system.
+  @inlinable
+  public func now() -> Date { Date() }
+}
+
+/// A clock that moves only when told to: for tests and simulations.
+public final class ManualClock: CacheClock {
+  private let current: Lock<Date>
+
+  /// Creates a clock that reads `start` until it is moved.
+  public init(start: Date = Date(timeIntervalSince1970: 1_700_000_000)) {
+    current = Lock(start)
+  }
+
+  /// The time the clock was last set to.
+  public func now() -> Date {
+    current.withLock { $0 }
+  }
+
+  /// Moves the clock forward (or back, for a negative duration) by `duration`.
+  public func advance(by duration: Duration) {
+    current.withLock { now in
+      now = CacheInstant(now).adding(duration).date
+    }
+  }
+
+  /// Sets the clock to `date`, which may be earlier than now (to simulate a wall clock jumping back).
+  public func set(to date: Date) {
+    current.withLock { $0 = date }
+  }
+}
+
+/// A clock reading that never goes backwards: the latest time seen so far.
+/// Levels keep one behind their lock.
+struct MonotonicReading: Sendable {
+  private(set) var latest = CacheInstant.distantPast
+
+  /// Reads `clock`, never answering earlier than an earlier answer.
+  mutating func read(_ clock: any CacheClock) -> CacheInstant {
+    let now = CacheInstant(clock.now())
+    if now > latest { latest = now }
+    return latest
+  }
+}
