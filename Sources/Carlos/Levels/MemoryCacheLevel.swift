@@ -20,15 +20,24 @@
 /// fails with ``MemoryCacheLevelError/valueTooLarge(cost:capacity:)`` and any
 /// older value for that key is removed, so a later `get` cannot return stale data.
 ///
+/// Values can expire (see ``ExpirationPolicy``): after they were written, after
+/// they were last read, or when a closure says, and one `set` can give its own
+/// ``Expiry``. An expired value is never returned. Expired values leave the level
+/// proactively — a timer wheel finds them in amortised O(1) each on the next
+/// `set` or ``removeExpired()`` — so they stop counting against the capacity;
+/// a get that finds one removes it. Time comes from `clock` and never goes
+/// backwards for the level.
+///
 /// Costs count only what the values report: the level's own bookkeeping adds
 /// roughly 100–150 bytes per entry (index, access-order links, frequency sketch,
 /// eviction history, and the shared future of a value that has been read).
 ///
 /// ```swift
 /// let memory = MemoryCacheLevel<URL, Data>(capacity: 64 << 20)  // 64 MiB
+/// let sessions = MemoryCacheLevel<String, Data>(expiration: .afterAccess(.seconds(1800)))
 /// ```
 public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveObject & Sendable>:
-  CacheLevel
+  TimedCacheLevel
 {
   public typealias KeyType = Key
   public typealias OutputType = Value
@@ -37,6 +46,10 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   public let capacity: Int
   /// How the level chooses what to drop.
   public let policy: EvictionPolicy
+  /// How long values stay valid when `set` gives no expiry.
+  public let expiration: ExpirationPolicy<Key, Value>
+  /// Where the level reads the time.
+  public let clock: any CacheClock
 
   @usableFromInline let table: Lock<EntryTable<Key, Value>>
   /// Returned for every miss: a completed future can be shared, as nothing can change it.
@@ -51,10 +64,19 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   ///     worth of cost. A negative capacity counts as 0 (nothing can be stored);
   ///     capacities above `Int.max / 2` count as `Int.max / 2`.
   ///   - policy: how the level chooses what to drop; by default ``EvictionPolicy/adaptiveTinyLFU``.
-  public init(capacity: Int = 100 * 1024 * 1024, policy: EvictionPolicy = .adaptiveTinyLFU) {
+  ///   - expiration: how long values stay valid; by default they never expire.
+  ///   - clock: where the level reads the time; by default the system's clock.
+  public init(
+    capacity: Int = 100 * 1024 * 1024,
+    policy: EvictionPolicy = .adaptiveTinyLFU,
+    expiration: ExpirationPolicy<Key, Value> = .never,
+    clock: any CacheClock = SystemClock()
+  ) {
     let capacity = Swift.min(Swift.max(0, capacity), Int.max / 2)
     self.capacity = capacity
     self.policy = policy
+    self.expiration = expiration
+    self.clock = clock
     let mode: WindowTinyLFU.Mode
     switch policy {
     case .lru: mode = .lru
@@ -68,26 +90,75 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   }
 
   /// Answers with the value stored under `key` (an already completed future), or
-  /// fails with ``FetchError/valueNotInCache``.
+  /// fails with ``FetchError/valueNotInCache`` (also when the value has expired).
   @inlinable
   public func get(_ key: Key) -> Future<Value> {
-    table.withLock { table in table.future(for: key) } ?? missFuture
+    table.withLock { [clock] table in table.future(for: key, clock: clock) } ?? missFuture
   }
 
-  /// Stores `value` under `key`, evicting other values if needed so the total
-  /// cost fits the capacity. Answers with an already completed future, which
-  /// fails with ``MemoryCacheLevelError/valueTooLarge(cost:capacity:)`` when the
-  /// value alone costs more than the capacity.
+  /// Answers with the value stored under `key` with when it was stored and when it
+  /// expires; fails like ``get(_:)``. Counts as a read (it slides an after-access expiry).
+  public func entry(forKey key: Key) -> Future<CacheEntry<Value>> {
+    let entry = table.withLock { [clock] table in table.entry(for: key, clock: clock) }
+    return Future(value: entry, error: FetchError.valueNotInCache)
+  }
+
+  /// Stores `value` under `key` with the level's expiration policy, evicting other
+  /// values if needed so the total cost fits the capacity. Answers with an already
+  /// completed future, which fails with
+  /// ``MemoryCacheLevelError/valueTooLarge(cost:capacity:)`` when the value alone
+  /// costs more than the capacity.
   @inlinable
   @discardableResult
   public func set(_ value: Value, forKey key: Key) -> Future<Void> {
+    switch expiration.rule {
+    case .never: return store(value, forKey: key, expiry: .never, slide: 0)
+    case .afterWrite(let duration):
+      return store(value, forKey: key, expiry: .after(duration), slide: 0)
+    case .afterAccess(let duration):
+      return store(value, forKey: key, expiry: .after(duration), slide: duration.nanoseconds)
+    case .perEntry(let decide):
+      return store(value, forKey: key, expiry: decide(key, value), slide: 0)
+    }
+  }
+
+  /// Stores `value` under `key` until `expiry`, whatever the level's policy says.
+  /// An expiry already past stores nothing, removes any older value and succeeds.
+  @discardableResult
+  public func set(_ value: Value, forKey key: Key, expiry: Expiry) -> Future<Void> {
+    store(value, forKey: key, expiry: expiry, slide: 0)
+  }
+
+  @inlinable
+  func store(_ value: Value, forKey key: Key, expiry: Expiry, slide: Int64) -> Future<Void> {
     let cost = Swift.max(1, value.cost)
     guard cost <= capacity else {
       table.withLock { table in table.removeValue(for: key) }
       return Future(MemoryCacheLevelError.valueTooLarge(cost: cost, capacity: capacity))
     }
     let hash = policy == .lru ? 0 : UInt64(bitPattern: Int64(key.hashValue))
-    table.withLock { table in table.store(value, cost: cost, hash: hash, for: key) }
+    let clockNow = CacheInstant(clock.now())
+    table.withLock { table in
+      let now = table.observe(clockNow.nanoseconds)
+      let deadline =
+        expiry.deadline(storedAt: CacheInstant(nanoseconds: now))?.nanoseconds ?? TimerWheel.none
+      if deadline <= now {
+        table.removeValue(for: key)
+        table.removeExpired(now: now)
+      } else {
+        table.store(
+          value, cost: cost, hash: hash, for: key, now: now, deadline: deadline, slide: slide)
+      }
+    }
+    return storedFuture
+  }
+
+  /// Removes every expired value now; answers with an already completed future.
+  /// Takes time in proportion to the expired values, not to all values.
+  @discardableResult
+  public func removeExpired() -> Future<Void> {
+    let clockNow = CacheInstant(clock.now()).nanoseconds
+    table.withLock { table in table.removeExpired(now: table.observe(clockNow), exact: true) }
     return storedFuture
   }
 

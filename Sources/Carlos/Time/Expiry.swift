@@ -23,6 +23,7 @@ public enum Expiry: Sendable, Hashable, CustomStringConvertible {
   case at(Date)
 
   /// The moment a value stored at `now` expires, or `nil` when it never does.
+  @inlinable
   func deadline(storedAt now: CacheInstant) -> CacheInstant? {
     switch self {
     case .never: return nil

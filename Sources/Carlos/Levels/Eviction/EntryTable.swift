@@ -25,6 +25,14 @@ struct EntryTable<Key: Hashable, Value: Sendable> {
   /// Scratch space for the slots evicted by one store (kept to avoid allocating).
   @usableFromInline var evicted: [Int] = []
   @usableFromInline var policy: WindowTinyLFU
+  /// When each slot's value was stored, in nanoseconds since 1970.
+  @usableFromInline var storedAt: ContiguousArray<Int64> = []
+  /// For each slot, how long a read extends its life (after-access expiry), or 0.
+  @usableFromInline var sliding: ContiguousArray<Int64> = []
+  /// The deadlines of the slots that expire.
+  @usableFromInline var wheel = TimerWheel(time: .min)
+  /// The latest time seen: the table never lets time go backwards.
+  @usableFromInline var latest: Int64 = .min
 
   /// Creates an empty table ordered by `policy`.
   @inlinable
@@ -32,12 +40,35 @@ struct EntryTable<Key: Hashable, Value: Sendable> {
     self.policy = policy
   }
 
-  /// A completed future with the value stored under `key`, recording the use.
+  /// `now`, or the latest time seen if that is later.
   @inlinable
-  mutating func future(for key: Key) -> Future<Value>? {
+  mutating func observe(_ now: Int64) -> Int64 {
+    if now > latest { latest = now }
+    return latest
+  }
+
+  /// A completed future with the value stored under `key`, recording the use, or
+  /// nil when there is none or it has expired (it is then removed). `clock` is read
+  /// only when the value has a deadline.
+  @inlinable
+  mutating func future(for key: Key, clock: any CacheClock) -> Future<Value>? {
     guard let slot = index[key] else {
       policy.recordMiss()
       return nil
+    }
+    let deadline = wheel.deadline(of: slot)
+    if deadline != TimerWheel.none {
+      let now = observe(CacheInstant(clock.now()).nanoseconds)
+      guard now < deadline else {
+        expire(now: now, due: slot)
+        policy.recordMiss()
+        return nil
+      }
+      let slide = sliding[slot]
+      if slide > 0 {
+        wheel.schedule(
+          slot, at: CacheInstant(nanoseconds: now).adding(nanoseconds: slide).nanoseconds)
+      }
     }
     policy.recordHit(slot)
     switch values[slot] {
@@ -53,9 +84,26 @@ struct EntryTable<Key: Hashable, Value: Sendable> {
   }
 
   /// Stores `value` under `key` with cost `cost` (at least 1, at most the
-  /// capacity), then evicts other entries until the total cost fits.
+  /// capacity) at time `now`, to expire at `deadline` (``TimerWheel/none``: never)
+  /// and, when `slide` is positive, `slide` nanoseconds after each read; first
+  /// removes the expired entries, then evicts other entries until the total cost fits.
   @inlinable
-  mutating func store(_ value: Value, cost: Int, hash: UInt64, for key: Key) {
+  mutating func store(
+    _ value: Value, cost: Int, hash: UInt64, for key: Key,
+    now: Int64, deadline: Int64, slide: Int64
+  ) {
+    removeExpired(now: now)
+    let slot = store(value, cost: cost, hash: hash, for: key)
+    storedAt[slot] = now
+    sliding[slot] = slide
+    wheel.schedule(slot, at: deadline)
+    policy.evict(pinned: slot, into: &evicted)
+    while let evictee = evicted.popLast() { release(evictee) }
+  }
+
+  /// Places `value` under `key`, in a new slot or the key's old one; returns the slot.
+  @inlinable
+  mutating func store(_ value: Value, cost: Int, hash: UInt64, for key: Key) -> Int {
     let fresh = freeSlots.last ?? keys.count
     var isNew = false
     let slot = Self.claim(&index[key, default: -1], fresh: fresh, isNew: &isNew)
@@ -63,6 +111,8 @@ struct EntryTable<Key: Hashable, Value: Sendable> {
       if slot == keys.count {
         keys.append(key)
         values.append(.value(value))
+        storedAt.append(0)
+        sliding.append(0)
       } else {
         freeSlots.removeLast()
         keys[slot] = key
@@ -73,8 +123,40 @@ struct EntryTable<Key: Hashable, Value: Sendable> {
       values[slot] = .value(value)
       policy.update(slot, cost: cost)
     }
-    policy.evict(pinned: slot, into: &evicted)
-    while let evictee = evicted.popLast() { release(evictee) }
+    return slot
+  }
+
+  /// Removes the entries whose deadline is at or before `now`: all of them when
+  /// `exact`, otherwise those due before the wheel's current tick (cheaper).
+  @inlinable
+  mutating func removeExpired(now: Int64, exact: Bool = false) {
+    wheel.advance(to: now, exact: exact, expired: &evicted)
+    while let expired = evicted.popLast() {
+      policy.remove(expired)
+      release(expired)
+    }
+  }
+
+  /// Removes the entries due by `now`, `due` among them (its deadline has passed).
+  @inlinable
+  mutating func expire(now: Int64, due slot: Int) {
+    policy.remove(slot)
+    release(slot)
+    removeExpired(now: now)
+  }
+
+  /// The value stored under `key` with its times, recording the use like a get.
+  @inlinable
+  mutating func entry(for key: Key, clock: any CacheClock) -> CacheEntry<Value>? {
+    guard let future = future(for: key, clock: clock), let slot = index[key],
+      case .success(let value)? = future.result
+    else { return nil }
+    let deadline = wheel.deadline(of: slot)
+    return CacheEntry(
+      value: value,
+      storedAt: CacheInstant(nanoseconds: storedAt[slot]).date,
+      expiresAt: deadline == TimerWheel.none ? nil : CacheInstant(nanoseconds: deadline).date
+    )
   }
 
   /// Reads the slot of a key in the dictionary, giving the key slot `fresh`
@@ -99,6 +181,7 @@ struct EntryTable<Key: Hashable, Value: Sendable> {
   /// Frees a slot the policy no longer holds.
   @inlinable
   mutating func release(_ slot: Int) {
+    wheel.unschedule(slot)
     if let key = keys[slot].take() {
       index.removeValue(forKey: key)
     }
@@ -120,6 +203,8 @@ struct EntryTable<Key: Hashable, Value: Sendable> {
   mutating func takeAll() -> EntryTable {
     var emptied = EntryTable(policy: policy)
     emptied.policy.removeAll()
+    emptied.latest = latest
+    emptied.wheel.time = wheel.time
     swap(&self, &emptied)
     return emptied
   }
