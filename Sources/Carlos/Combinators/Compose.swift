@@ -23,8 +23,16 @@ extension CacheLevel {
   @inlinable
   public func compose<Next: CacheLevel>(_ next: Next) -> BasicCache<KeyType, OutputType>
   where Next.KeyType == KeyType, Next.OutputType == OutputType {
-    let versions = WriteVersions()
-    return BasicCache(
+    compose(next, versions: WriteVersions())
+  }
+
+  /// The composition of this level and `next` whose writes are counted in `versions`.
+  @inlinable
+  func compose<Next: CacheLevel>(_ next: Next, versions: WriteVersions) -> BasicCache<
+    KeyType, OutputType
+  >
+  where Next.KeyType == KeyType, Next.OutputType == OutputType {
+    BasicCache(
       getClosure: { key in composedGet(key, upper: self, lower: next, versions: versions) },
       setClosure: { value, key in
         let (upper, lower) = versions.write(key) {

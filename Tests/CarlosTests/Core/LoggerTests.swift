@@ -25,4 +25,22 @@ struct LoggerTests {
     #expect(Outcome((upper >>> lower).get("k")) == .success(1))
     #expect(received.withLock { $0 }.contains(.warning))
   }
+
+  @Test("a failed refresh is reported as a warning, and the old value is kept")
+  func refreshFailureIsLogged() {
+    let received = Lock<[String]>([])
+    let original = Logger.output
+    defer { Logger.output = original }
+    Logger.output = { message, level in received.withLock { $0.append("\(level): \(message)") } }
+    let clock = ManualClock()
+    let memory = MemoryCacheLevel<String, Int>(capacity: 10, clock: clock)
+    let cache = memory.refreshing(
+      from: BasicFetcher { _ in Future(TestError(2)) }, after: .seconds(1), clock: clock)
+    memory.set(1, forKey: "k")
+    clock.advance(by: .seconds(2))
+    #expect(cache.get("k").result?.value == 1)
+    #expect(memory.get("k").result?.value == 1)
+    #expect(
+      received.withLock { $0 }.contains { $0.hasPrefix("warning: Refreshing a value failed") })
+  }
 }
