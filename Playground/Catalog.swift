@@ -23,6 +23,9 @@ let catalog: [Example] = [
   .diskLevel,
   .networkFetcher,
   .userDefaultsLevel,
+  .remove,
+  .expiry,
+  .refresh,
   .cacheProvider,
   .originalReadme,
 ]

@@ -14,6 +14,7 @@ let benchmarks: @Sendable () -> Void = {
   )
   futureBenchmarks()
   memoryLevelBenchmarks()
+  expiryBenchmarks()
   compositionBenchmarks()
   memoryBaselineBenchmarks()
   diskBaselineBenchmarks()

@@ -137,9 +137,9 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
       return Future(MemoryCacheLevelError.valueTooLarge(cost: cost, capacity: capacity))
     }
     let hash = policy == .lru ? 0 : UInt64(bitPattern: Int64(key.hashValue))
-    let clockNow = CacheInstant(clock.now())
+    let clockNow = clock.nanoseconds()
     table.withLock { table in
-      let now = table.observe(clockNow.nanoseconds)
+      let now = table.observe(clockNow)
       let deadline =
         expiry.deadline(storedAt: CacheInstant(nanoseconds: now))?.nanoseconds ?? TimerWheel.none
       if deadline <= now {
@@ -157,7 +157,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   /// Takes time in proportion to the expired values, not to all values.
   @discardableResult
   public func removeExpired() -> Future<Void> {
-    let clockNow = CacheInstant(clock.now()).nanoseconds
+    let clockNow = clock.nanoseconds()
     table.withLock { table in table.removeExpired(now: table.observe(clockNow), exact: true) }
     return storedFuture
   }

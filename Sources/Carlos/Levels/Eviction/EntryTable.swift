@@ -58,7 +58,7 @@ struct EntryTable<Key: Hashable, Value: Sendable> {
     }
     let deadline = wheel.deadline(of: slot)
     if deadline != TimerWheel.none {
-      let now = observe(CacheInstant(clock.now()).nanoseconds)
+      let now = observe(clock.nanoseconds())
       guard now < deadline else {
         expire(now: now, due: slot)
         policy.recordMiss()
