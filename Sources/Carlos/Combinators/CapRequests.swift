@@ -137,6 +137,13 @@ public final class RequestCapperCache<Inner: CacheLevel>: CacheLevel {
     inner.set(value, forKey: key, expiry: expiry)
   }
 
+  /// Gets the value for `key` with its source straight from the inner level
+  /// (neither shared with other gets nor capped: use `get` for that).
+  @inlinable
+  public func getWithSource(_ key: KeyType) -> Future<CacheAnswer<OutputType>> {
+    inner.getWithSource(key)
+  }
+
   /// Removes `key` from the inner level at once; removals are not capped.
   @inlinable
   @discardableResult

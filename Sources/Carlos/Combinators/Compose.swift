@@ -63,7 +63,10 @@ extension CacheLevel {
         }
         return bothSucceed(upper, lower)
       },
-      removeExpiredClosure: { bothSucceed(self.removeExpired(), next.removeExpired()) }
+      removeExpiredClosure: { bothSucceed(self.removeExpired(), next.removeExpired()) },
+      sourceClosure: { key in
+        composedGetWithSource(key, upper: self, lower: next, versions: versions)
+      }
     )
   }
 
@@ -88,7 +91,48 @@ func composedGet<Upper: CacheLevel, Lower: CacheLevel>(
 where Upper.KeyType == Lower.KeyType, Upper.OutputType == Lower.OutputType {
   let first = upper.get(key)
   if case .success? = first.result { return first }
-  let promise = Promise<Upper.OutputType>()
+  return fallThrough(
+    key, first: first, versions: versions, lower: { lower.get(key) },
+    writeBack: { value, version in
+      _ = writeBack(value, key: key, into: upper, ifUnchangedSince: version, versions: versions)
+      return value
+    })
+}
+
+/// The `getWithSource` of `upper >>> lower`: the answer of the level that had the
+/// value, marked as written back when it was stored into `upper`.
+@inlinable
+func composedGetWithSource<Upper: CacheLevel, Lower: CacheLevel>(
+  _ key: Upper.KeyType,
+  upper: Upper,
+  lower: Lower,
+  versions: WriteVersions
+) -> Future<CacheAnswer<Upper.OutputType>>
+where Upper.KeyType == Lower.KeyType, Upper.OutputType == Lower.OutputType {
+  fallThrough(
+    key, first: upper.getWithSource(key), versions: versions, lower: { lower.getWithSource(key) },
+    writeBack: { answer, version in
+      var answer = answer
+      answer.wasWrittenBack =
+        writeBack(
+          answer.value, key: key, into: upper, ifUnchangedSince: version, versions: versions)
+      return answer
+    })
+}
+
+/// Completes like `first` when it succeeds or is cancelled; when it fails, like
+/// `lower()`, whose success goes through `writeBack` with the version read before
+/// `lower()` was asked.
+@inlinable
+func fallThrough<Key: Sendable, T: Sendable>(
+  _ key: Key,
+  first: Future<T>,
+  versions: WriteVersions,
+  lower: @escaping @Sendable () -> Future<T>,
+  writeBack: @escaping @Sendable (T, UInt64) -> T
+) -> Future<T> {
+  if case .success? = first.result { return first }
+  let promise = Promise<T>()
   promise.onCancel { first.cancel() }
   first.onCompletion { result in
     switch result {
@@ -99,15 +143,16 @@ where Upper.KeyType == Lower.KeyType, Upper.OutputType == Lower.OutputType {
     case .error:
       if promise.future.isCompleted { return }
       // Read after the upper miss: a write that bumps it later also reached
-      // `lower` before this get's request, or is seen by the check below.
+      // the lower level before this get's request, or is seen by the write-back.
       let version = versions.version(of: key)
-      let second = lower.get(key)
+      let second = lower()
       promise.onCancel { second.cancel() }
       second.onCompletion { result in
         if case .success(let value) = result {
-          writeBack(value, key: key, into: upper, ifUnchangedSince: version, versions: versions)
+          promise.succeed(writeBack(value, version))
+        } else {
+          promise.complete(result)
         }
-        promise.complete(result)
       }
     }
   }
@@ -115,19 +160,21 @@ where Upper.KeyType == Lower.KeyType, Upper.OutputType == Lower.OutputType {
 }
 
 /// Stores a value found below into `upper`, unless a write of `key` went through
-/// the composition since `version` was read.
+/// the composition since `version` was read; returns whether it did.
 @inlinable
+@discardableResult
 func writeBack<Upper: CacheLevel>(
   _ value: Upper.OutputType,
   key: Upper.KeyType,
   into upper: Upper,
   ifUnchangedSince version: UInt64,
   versions: WriteVersions
-) {
+) -> Bool {
   let stored = versions.ifUnchanged(key, since: version) { upper.set(value, forKey: key) }
   stored?.onFailure { error in
     Logger.log("Could not store a fetched value in the upper level: \(error)", .warning)
   }
+  return stored != nil
 }
 
 /// A future that succeeds when both `first` and `second` succeed, and fails as soon as either fails.

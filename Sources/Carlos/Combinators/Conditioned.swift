@@ -11,7 +11,8 @@ extension CacheLevel {
     BasicCache(
       forwardingTo: self,
       get: { key in ifAllowed(condition(key)) { self.get(key) } },
-      remove: { key in ifAllowed(condition(key)) { self.remove(key) } }
+      remove: { key in ifAllowed(condition(key)) { self.remove(key) } },
+      getWithSource: { key in ifAllowed(condition(key)) { self.getWithSource(key) } }
     )
   }
 }

@@ -29,6 +29,9 @@ extension CacheLevel {
       },
       removeExpiredClosure: {
         dispatched(on: queue) { self.removeExpired() }
+      },
+      sourceClosure: { key in
+        dispatched(on: queue) { self.getWithSource(key) }
       }
     )
   }

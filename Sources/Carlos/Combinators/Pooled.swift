@@ -174,6 +174,13 @@ public final class PoolCache<Inner: CacheLevel>: CacheLevel where Inner.KeyType:
     inner.set(value, forKey: key, expiry: expiry)
   }
 
+  /// Gets the value for `key` with its source straight from the inner level
+  /// (neither shared with other gets nor capped: use `get` for that).
+  @inlinable
+  public func getWithSource(_ key: KeyType) -> Future<CacheAnswer<OutputType>> {
+    inner.getWithSource(key)
+  }
+
   /// Removes `key` from the inner level; removals are not pooled.
   @inlinable
   @discardableResult

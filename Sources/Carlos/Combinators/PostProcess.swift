@@ -8,7 +8,12 @@ extension CacheLevel {
   where Transformer.TypeIn == OutputType, Transformer.TypeOut == OutputType {
     BasicCache(
       forwardingTo: self,
-      get: { key in self.get(key).flatMap { transformer.transform($0) } }
+      get: { key in self.get(key).flatMap { transformer.transform($0) } },
+      getWithSource: { key in
+        self.getWithSource(key).flatMap { answer in
+          transformer.transform(answer.value).map { answer.with(value: $0) }
+        }
+      }
     )
   }
 
@@ -26,6 +31,13 @@ extension CacheLevel {
       forwardingTo: self,
       get: { key in
         self.get(key).flatMap { transformer.conditionalTransform(key: key, value: $0) }
+      },
+      getWithSource: { key in
+        self.getWithSource(key).flatMap { answer in
+          transformer.conditionalTransform(key: key, value: answer.value).map {
+            answer.with(value: $0)
+          }
+        }
       }
     )
   }
@@ -52,7 +64,14 @@ extension CacheLevel {
         transformer.conditionalInverseTransform(key: key, value: value)
           .flatMap { self.set($0, forKey: key, expiry: expiry) }
       },
-      removeExpiredClosure: { self.removeExpired() }
+      removeExpiredClosure: { self.removeExpired() },
+      sourceClosure: { key in
+        self.getWithSource(key).flatMap { answer in
+          transformer.conditionalTransform(key: key, value: answer.value).map {
+            answer.with(value: $0)
+          }
+        }
+      }
     )
   }
 }

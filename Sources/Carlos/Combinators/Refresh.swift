@@ -98,6 +98,11 @@ where Upper.KeyType: Hashable, Lower.KeyType == Upper.KeyType, Lower.OutputType 
     reloading.withLock { $0.contains(key) }
   }
 
+  /// Answers like ``get(_:)``, naming the upper level when it had the value.
+  public func getWithSource(_ key: KeyType) -> Future<CacheAnswer<OutputType>> {
+    composed.getWithSource(key)
+  }
+
   /// Stores `value` in both levels (see ``CacheLevel/compose(_:)``).
   @discardableResult
   public func set(_ value: OutputType, forKey key: KeyType) -> Future<Void> {

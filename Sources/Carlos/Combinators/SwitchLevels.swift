@@ -52,6 +52,12 @@ where A.KeyType == B.KeyType, A.OutputType == B.OutputType {
       case .cacheB: return cacheB.set(value, forKey: key, expiry: expiry)
       }
     },
-    removeExpiredClosure: { bothSucceed(cacheA.removeExpired(), cacheB.removeExpired()) }
+    removeExpiredClosure: { bothSucceed(cacheA.removeExpired(), cacheB.removeExpired()) },
+    sourceClosure: { key in
+      switch switchClosure(key) {
+      case .cacheA: return cacheA.getWithSource(key)
+      case .cacheB: return cacheB.getWithSource(key)
+      }
+    }
   )
 }

@@ -22,7 +22,8 @@ extension CacheLevel {
       expiringSetClosure: { value, key, expiry in
         transformer.transform(key).flatMap { self.set(value, forKey: $0, expiry: expiry) }
       },
-      removeExpiredClosure: { self.removeExpired() }
+      removeExpiredClosure: { self.removeExpired() },
+      sourceClosure: { key in transformer.transform(key).flatMap { self.getWithSource($0) } }
     )
   }
 

@@ -17,7 +17,12 @@ extension CacheLevel {
       expiringSetClosure: { value, key, expiry in
         transformer.inverseTransform(value).flatMap { self.set($0, forKey: key, expiry: expiry) }
       },
-      removeExpiredClosure: { self.removeExpired() }
+      removeExpiredClosure: { self.removeExpired() },
+      sourceClosure: { key in
+        self.getWithSource(key).flatMap { answer in
+          transformer.transform(answer.value).map { answer.with(value: $0) }
+        }
+      }
     )
   }
 }

@@ -21,6 +21,7 @@ public struct BasicCache<Key: Sendable, Value: Sendable>: CacheLevel {
   @usableFromInline let removeExpiredClosure: @Sendable () -> Future<Void>
   @usableFromInline let clearClosure: @Sendable () -> Void
   @usableFromInline let memoryClosure: @Sendable () -> Void
+  @usableFromInline let sourceClosure: @Sendable (Key) -> Future<CacheAnswer<Value>>
 
   /// Creates a level from closures for each operation.
   ///
@@ -34,6 +35,8 @@ public struct BasicCache<Key: Sendable, Value: Sendable>: CacheLevel {
   ///   - expiringSetClosure: answers `set(_:forKey:expiry:)`. Without it, the level
   ///     behaves as one that cannot expire values (see ``CacheLevel/set(_:forKey:expiry:)``).
   ///   - removeExpiredClosure: answers `removeExpired()`; by default it succeeds at once.
+  ///   - sourceClosure: answers `getWithSource(_:)`; by default `getClosure`'s
+  ///     values, with `BasicCache` as their source.
   @inlinable
   public init(
     getClosure: @escaping @Sendable (Key) -> Future<Value>,
@@ -44,7 +47,8 @@ public struct BasicCache<Key: Sendable, Value: Sendable>: CacheLevel {
       Future(FetchError.removeNotSupported)
     },
     expiringSetClosure: (@Sendable (Value, Key, Expiry) -> Future<Void>)? = nil,
-    removeExpiredClosure: @escaping @Sendable () -> Future<Void> = { Future() }
+    removeExpiredClosure: @escaping @Sendable () -> Future<Void> = { Future() },
+    sourceClosure: (@Sendable (Key) -> Future<CacheAnswer<Value>>)? = nil
   ) {
     self.getClosure = getClosure
     self.setClosure = setClosure
@@ -52,6 +56,12 @@ public struct BasicCache<Key: Sendable, Value: Sendable>: CacheLevel {
     self.memoryClosure = memoryClosure
     self.removeClosure = removeClosure
     self.removeExpiredClosure = removeExpiredClosure
+    self.sourceClosure =
+      sourceClosure ?? { key in
+        getClosure(key).map {
+          CacheAnswer(value: $0, source: "BasicCache", wasWrittenBack: false, isNamed: false)
+        }
+      }
     self.expiringSetClosure =
       expiringSetClosure ?? { value, key, expiry in
         if case .never = expiry { return setClosure(value, key) }
@@ -77,6 +87,12 @@ public struct BasicCache<Key: Sendable, Value: Sendable>: CacheLevel {
   @discardableResult
   public func set(_ value: Value, forKey key: Key, expiry: Expiry) -> Future<Void> {
     expiringSetClosure(value, key, expiry)
+  }
+
+  /// Gets the value for `key` with its source (see ``CacheLevel/getWithSource(_:)``).
+  @inlinable
+  public func getWithSource(_ key: Key) -> Future<CacheAnswer<Value>> {
+    sourceClosure(key)
   }
 
   /// Removes the value for `key` (see ``CacheLevel/remove(_:)``).
@@ -115,7 +131,8 @@ extension BasicCache {
     get: (@Sendable (Key) -> Future<Value>)? = nil,
     set: (@Sendable (Value, Key) -> Future<Void>)? = nil,
     expiringSet: (@Sendable (Value, Key, Expiry) -> Future<Void>)? = nil,
-    remove: (@Sendable (Key) -> Future<Void>)? = nil
+    remove: (@Sendable (Key) -> Future<Void>)? = nil,
+    getWithSource: (@Sendable (Key) -> Future<CacheAnswer<Value>>)? = nil
   ) where Inner.KeyType == Key, Inner.OutputType == Value {
     self.init(
       getClosure: get ?? { level.get($0) },
@@ -124,7 +141,8 @@ extension BasicCache {
       memoryClosure: { level.onMemoryWarning() },
       removeClosure: remove ?? { level.remove($0) },
       expiringSetClosure: expiringSet ?? { level.set($0, forKey: $1, expiry: $2) },
-      removeExpiredClosure: { level.removeExpired() }
+      removeExpiredClosure: { level.removeExpired() },
+      sourceClosure: getWithSource ?? { level.getWithSource($0) }
     )
   }
 }

@@ -48,6 +48,14 @@ public protocol CacheLevel<KeyType, OutputType>: Sendable {
   @discardableResult
   func removeExpired() -> Future<Void>
 
+  /// Answers like ``get(_:)``, with the name of the level that produced the value
+  /// and whether it was written into the levels above.
+  ///
+  /// A composition answers with the sub-level that had the value; the default
+  /// names the level by its type. A plain `get` costs the same whether or not
+  /// this is used.
+  func getWithSource(_ key: KeyType) -> Future<CacheAnswer<OutputType>>
+
   /// Removes every value the level stores.
   func clear()
 

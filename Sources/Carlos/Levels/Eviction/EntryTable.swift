@@ -6,7 +6,7 @@
 /// place of the value and returned by every later read: a completed future can
 /// never change, so sharing it is safe, and hits then allocate nothing.
 @usableFromInline
-struct EntryTable<Key: Hashable, Value: Sendable> {
+struct EntryTable<Key: Hashable & Sendable, Value: Sendable> {
   /// A stored value, as stored or already wrapped for readers.
   @usableFromInline
   enum Stored {
@@ -33,11 +33,33 @@ struct EntryTable<Key: Hashable, Value: Sendable> {
   @usableFromInline var wheel = TimerWheel(time: .min)
   /// The latest time seen: the table never lets time go backwards.
   @usableFromInline var latest: Int64 = .min
+  /// Counts evictions, when the level records statistics.
+  @usableFromInline let recorder: StatisticsRecorder?
+  /// The level's observers.
+  @usableFromInline let hub: EventHub<Key>
+  /// Events of the operation under way, handed to the hub before the lock is given up.
+  @usableFromInline var pendingEvents: [CacheEvent<Key>] = []
 
   /// Creates an empty table ordered by `policy`.
   @inlinable
-  init(policy: WindowTinyLFU) {
+  init(policy: WindowTinyLFU, recorder: StatisticsRecorder?, hub: EventHub<Key>) {
     self.policy = policy
+    self.recorder = recorder
+    self.hub = hub
+  }
+
+  /// Records `event` for the observers, if there are any.
+  @inlinable
+  mutating func note(_ event: @autoclosure () -> CacheEvent<Key>) {
+    if hub.isObserved { pendingEvents.append(event()) }
+  }
+
+  /// Hands the recorded events to the observers (called before the lock is given up).
+  @inlinable
+  mutating func flushEvents() {
+    guard !pendingEvents.isEmpty else { return }
+    hub.emit(pendingEvents)
+    pendingEvents = []
   }
 
   /// `now`, or the latest time seen if that is later.
@@ -97,8 +119,13 @@ struct EntryTable<Key: Hashable, Value: Sendable> {
     storedAt[slot] = now
     sliding[slot] = slide
     wheel.schedule(slot, at: deadline)
+    note(.set(key))
     policy.evict(pinned: slot, into: &evicted)
-    while let evictee = evicted.popLast() { release(evictee) }
+    while let evictee = evicted.popLast() {
+      recorder?.recordEviction(cost: policy.nodes[evictee].cost)
+      if let key = keys[evictee] { note(.evicted(key)) }
+      release(evictee)
+    }
   }
 
   /// Places `value` under `key`, in a new slot or the key's old one; returns the slot.
@@ -132,6 +159,7 @@ struct EntryTable<Key: Hashable, Value: Sendable> {
   mutating func removeExpired(now: Int64, exact: Bool = false) {
     wheel.advance(to: now, exact: exact, expired: &evicted)
     while let expired = evicted.popLast() {
+      if let key = keys[expired] { note(.expired(key)) }
       policy.remove(expired)
       release(expired)
     }
@@ -140,6 +168,7 @@ struct EntryTable<Key: Hashable, Value: Sendable> {
   /// Removes the entries due by `now`, `due` among them (its deadline has passed).
   @inlinable
   mutating func expire(now: Int64, due slot: Int) {
+    if let key = keys[slot] { note(.expired(key)) }
     policy.remove(slot)
     release(slot)
     removeExpired(now: now)
@@ -174,6 +203,7 @@ struct EntryTable<Key: Hashable, Value: Sendable> {
   @inlinable
   mutating func removeValue(for key: Key) {
     guard let slot = index[key] else { return }
+    note(.removed(key))
     policy.remove(slot)
     release(slot)
   }
@@ -201,7 +231,7 @@ struct EntryTable<Key: Hashable, Value: Sendable> {
   /// values outside the lock.
   @inlinable
   mutating func takeAll() -> EntryTable {
-    var emptied = EntryTable(policy: policy)
+    var emptied = EntryTable(policy: policy, recorder: recorder, hub: hub)
     emptied.policy.removeAll()
     emptied.latest = latest
     emptied.wheel.time = wheel.time

@@ -1,0 +1,59 @@
+/// A value with the level that produced it, as ``CacheLevel/getWithSource(_:)`` answers.
+///
+/// ```swift
+/// let cache = memory.recordingStatistics("memory") >>> disk.recordingStatistics("disk") >>> network
+/// let answer = try await cache.getWithSource(url).value
+/// print("\(answer.source) answered; copied into the levels above: \(answer.wasWrittenBack)")
+/// ```
+public struct CacheAnswer<Value: Sendable>: Sendable {
+  /// The value.
+  public var value: Value
+  /// The name of the level that produced the value: the name given to
+  /// ``CacheLevel/recordingStatistics(_:)`` or, for a level without one, its type's name.
+  public var source: String
+  /// Whether the value was written into the levels above the one that produced it.
+  public var wasWrittenBack: Bool
+  /// Whether `source` is a name given by the user (the innermost given name wins).
+  @usableFromInline var isNamed: Bool
+
+  /// Creates an answer.
+  public init(value: Value, source: String, wasWrittenBack: Bool = false) {
+    self.init(value: value, source: source, wasWrittenBack: wasWrittenBack, isNamed: true)
+  }
+
+  @usableFromInline
+  init(value: Value, source: String, wasWrittenBack: Bool, isNamed: Bool) {
+    self.value = value
+    self.source = source
+    self.wasWrittenBack = wasWrittenBack
+    self.isNamed = isNamed
+  }
+
+  /// The same answer with its value transformed.
+  @usableFromInline
+  func map<T: Sendable>(_ transform: (Value) -> T) -> CacheAnswer<T> {
+    CacheAnswer<T>(
+      value: transform(value), source: source, wasWrittenBack: wasWrittenBack, isNamed: isNamed)
+  }
+
+  /// The same answer with another value.
+  @usableFromInline
+  func with<T: Sendable>(value: T) -> CacheAnswer<T> {
+    map { _ in value }
+  }
+}
+
+extension CacheLevel {
+  /// The name of a level without a given one: its type's name without generic arguments.
+  static var unnamedSource: String {
+    let name = String(describing: Self.self)
+    return String(name.prefix { $0 != "<" })
+  }
+
+  /// Answers like ``CacheLevel/get(_:)``, naming this level as the source.
+  public func getWithSource(_ key: KeyType) -> Future<CacheAnswer<OutputType>> {
+    get(key).map {
+      CacheAnswer(value: $0, source: Self.unnamedSource, wasWrittenBack: false, isNamed: false)
+    }
+  }
+}
