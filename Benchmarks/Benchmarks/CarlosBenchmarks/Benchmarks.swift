@@ -15,6 +15,7 @@ let benchmarks: @Sendable () -> Void = {
   futureBenchmarks()
   memoryLevelBenchmarks()
   expiryBenchmarks()
+  statisticsBenchmarks()
   compositionBenchmarks()
   memoryBaselineBenchmarks()
   diskBaselineBenchmarks()
