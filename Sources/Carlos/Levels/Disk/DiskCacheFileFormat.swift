@@ -69,6 +69,11 @@ package enum DiskCacheFileFormat {
     package var version: UInt16
     /// When the value expires, in nanoseconds since 1970; nil when it never does.
     package var expiresAt: Int64?
+
+    package init(version: UInt16, expiresAt: Int64?) {
+      self.version = version
+      self.expiresAt = expiresAt
+    }
   }
 
   /// Why a file is not a valid cache file.
