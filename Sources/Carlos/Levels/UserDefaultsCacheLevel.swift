@@ -104,7 +104,9 @@ public final class UserDefaultsCacheLevel<
   }
 
   /// The value stored under `key` and its record, or why there is none.
-  private func load(_ key: Key) -> Result<(value: Value, record: UserDefaultsStoredRecord), any Error> {
+  private func load(_ key: Key) -> Result<
+    (value: Value, record: UserDefaultsStoredRecord), any Error
+  > {
     let storageKey = Self.keyPrefix + key.toString()
     let now = currentTime().nanoseconds
     let lookup: Lookup = defaults.withLock { defaults in

@@ -204,7 +204,8 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   /// write; the values stored before stay readable.
   @discardableResult
   public func set(_ value: Value, forKey key: Key) -> Future<Void> {
-    store(value, forKey: key, expiry: expiration.isNever ? .never : expiration.expiry(of: key, value))
+    store(
+      value, forKey: key, expiry: expiration.isNever ? .never : expiration.expiry(of: key, value))
   }
 
   /// Stores `value` for `key` like ``set(_:forKey:)``, valid until `expiry`
@@ -333,7 +334,7 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
 
   /// When the file at `filePath` expires, read from its header; nil when it
   /// never does, or its header cannot be read (a full read judges it then).
-  private func expiry(ofFileAt filePath: String) -> (deadline: Int64, identity: DiskFile.Identity)? {
+  private func expiry(ofFileAt filePath: String) -> FileExpiry? {
     guard let head = DiskFile.readHead(filePath, count: DiskCacheFileFormat.headerSize) else {
       return nil
     }
@@ -343,6 +344,9 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     guard case .success(let found) = header, let deadline = found.expiresAt else { return nil }
     return (deadline, head.identity)
   }
+
+  /// When a file expires (nanoseconds since 1970), and which file it was.
+  private typealias FileExpiry = (deadline: Int64, identity: DiskFile.Identity)
 
   /// Removes every file of the level from its folder (other files are left
   /// alone, and so are the temporary files of writes other processes have in
@@ -450,8 +454,9 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
       removeLater(name, ifStill: contents.identity)
       return coder.failed(FetchError.invalidCachedData)
     }
+    times = DiskEntryTimes(
+      storedAt: entry.storedAt ?? contents.modified, expiresAt: entry.expiresAt)
     // Record the use on disk for later processes; the file closes on return.
-    times = DiskEntryTimes(storedAt: entry.storedAt ?? contents.modified, expiresAt: entry.expiresAt)
     contents.touch(unlessNewerThan: recencyTouchInterval)
     let expiresAt = entry.expiresAt
     state.withLock { $0.recordRead(name, size: size, expiresAt: expiresAt, since: stamp) }

@@ -296,7 +296,8 @@ struct DiskCacheExpiryTests {
     let folder = DiskTestFolder()
     defer { folder.remove() }
     let path = folder.child(cacheFileName("legacy"))
-    try Data(diskTestVersion1File(key: "legacy", value: [1, 2, 3])).write(to: URL(fileURLWithPath: path))
+    try Data(diskTestVersion1File(key: "legacy", value: [1, 2, 3])).write(
+      to: URL(fileURLWithPath: path))
     let modified = Date(timeIntervalSince1970: 1_600_000_000)
     try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: path)
     let clock = ManualClock(start: start)

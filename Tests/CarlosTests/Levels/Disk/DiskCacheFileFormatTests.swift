@@ -83,7 +83,8 @@ struct DiskCacheFileFormatTests {
     // Changing the expiry without the checksum is corruption, not a new deadline.
     var tampered = bytes
     tampered[32] ^= 0x01
-    #expect(tampered.withUnsafeBytes { DiskCacheFileFormat.inspect($0) } == .failure(.checksumMismatch))
+    #expect(
+      tampered.withUnsafeBytes { DiskCacheFileFormat.inspect($0) } == .failure(.checksumMismatch))
   }
 
   @Test("No expiry is written as the 'never' sentinel and reads back as nil")
