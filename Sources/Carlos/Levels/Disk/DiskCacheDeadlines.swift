@@ -37,7 +37,8 @@ struct DiskCacheDeadlines: Sendable {
 
   /// Forgets `name`.
   mutating func remove(_ name: String) {
-    guard deadlines.removeValue(forKey: name) != nil else { return }
+    // Most levels expire nothing: spare them hashing the name on every read.
+    guard !deadlines.isEmpty, deadlines.removeValue(forKey: name) != nil else { return }
     compactIfStale()
   }
 
