@@ -12,14 +12,35 @@ import Foundation
 ///
 /// Meant for small values (settings, tokens, small JSON documents): the whole
 /// suite is rewritten on each change. Safe to use from many threads.
+///
+/// Expiry: each value is stored with when it was stored and when it expires
+/// (the level's `expiration` policy, or the expiry given to
+/// ``set(_:forKey:expiry:)``). An expired value is a miss and is removed when
+/// read or by ``removeExpired()``. ``ExpirationPolicy/afterAccess(_:)`` counts
+/// from the write, as ``ExpirationPolicy/afterWrite(_:)`` does. Time comes from
+/// `clock` and never goes back for a level, so a clock set back cannot bring an
+/// expired value back; a deadline too far away to represent (after the year
+/// 2262) means "never". Values written before expiry existed (plain data under
+/// the key) never expire.
+///
+/// ```swift
+/// let tokens = UserDefaultsCacheLevel<String, String>(
+///   name: "com.example.tokens", expiration: .afterWrite(.seconds(3600)))
+/// tokens.set(token, forKey: "api")                                  // an hour
+/// tokens.set(refresh, forKey: "refresh", expiry: .at(refreshExpiry)) // its own
+/// ```
 public final class UserDefaultsCacheLevel<
   Key: StringConvertible & Sendable, Value: Codable & Sendable
->: CacheLevel {
+>: TimedCacheLevel {
   public typealias KeyType = Key
   public typealias OutputType = Value
 
   /// The suite's name, as passed to the initializer.
   public let name: String
+  /// How long values stay valid when `set` is given no expiry of its own.
+  public let expiration: ExpirationPolicy<Key, Value>
+  /// Where the level reads the time.
+  public let clock: any CacheClock
 
   /// The prefix of every key this level writes, so that `clear()` can tell its
   /// own entries from anything else in the suite.
@@ -28,6 +49,8 @@ public final class UserDefaultsCacheLevel<
   /// `UserDefaults` is not `Sendable` on Linux: every access to it goes through
   /// this lock. `nil` when `name` is not a usable suite name.
   private let defaults: Lock<UserDefaults?>
+  /// The latest time read from `clock`, so that time never goes back for the level.
+  private let timeline = Lock(MonotonicReading())
 
   /// Creates a level on the `UserDefaults` suite called `name`.
   ///
@@ -35,31 +58,81 @@ public final class UserDefaultsCacheLevel<
   /// program. A name that cannot be a suite of its own (empty, `NSGlobalDomain`,
   /// the app's bundle identifier, or containing `/` or `..`) makes every
   /// operation fail with ``UserDefaultsCacheLevelError/invalidSuiteName(_:)``.
-  public init(name: String) {
+  /// Values expire as `expiration` says (never, by default), by the time
+  /// `clock` tells (the system's clock by default).
+  public init(
+    name: String,
+    expiration: ExpirationPolicy<Key, Value> = .never,
+    clock: any CacheClock = SystemClock()
+  ) {
     self.name = name
+    self.expiration = expiration
+    self.clock = clock
     defaults = Lock(Self.isUsableSuiteName(name) ? UserDefaults(suiteName: name) : nil)
   }
 
-  /// Returns the value stored under `key`.
+  /// Returns the value stored under `key`; an expired value is a miss (and is removed).
   public func get(_ key: Key) -> Future<Value> {
+    switch load(key) {
+    case .success(let found): return Future(found.value)
+    case .failure(let error): return Future(error)
+    }
+  }
+
+  /// Returns the value stored under `key` with when it was stored and when it
+  /// expires; fails like ``get(_:)``.
+  ///
+  /// A value written before expiry existed never expires, and its storage time
+  /// is unknown: `storedAt` is `Date.distantPast`.
+  ///
+  /// ```swift
+  /// let entry = try await tokens.entry(forKey: "api").value
+  /// if let expiresAt = entry.expiresAt { print("valid until \(expiresAt)") }
+  /// ```
+  public func entry(forKey key: Key) -> Future<CacheEntry<Value>> {
+    switch load(key) {
+    case .success(let found):
+      return Future(
+        CacheEntry(
+          value: found.value,
+          storedAt: found.record.storedAt.map { CacheInstant(nanoseconds: $0).date }
+            ?? .distantPast,
+          expiresAt: found.record.expiresAt.map { CacheInstant(nanoseconds: $0).date }))
+    case .failure(let error):
+      return Future(error)
+    }
+  }
+
+  /// The value stored under `key` and its record, or why there is none.
+  private func load(_ key: Key) -> Result<
+    (value: Value, record: UserDefaultsStoredRecord), any Error
+  > {
     let storageKey = Self.keyPrefix + key.toString()
+    let now = currentTime().nanoseconds
     let lookup: Lookup = defaults.withLock { defaults in
       guard let defaults else { return .unusableSuite }
       guard let stored = defaults.object(forKey: storageKey) else { return .missing }
-      // Something other than data under our key cannot be one of our values.
-      guard let data = stored as? Data else { return .undecodable }
-      return .found(data)
+      // Something else under our key cannot be one of our values.
+      guard let record = UserDefaultsStoredRecord(stored) else { return .undecodable }
+      if record.isExpired(at: now) {
+        defaults.removeObject(forKey: storageKey)
+        defaults.synchronize()
+        return .missing
+      }
+      return .found(record)
     }
     switch lookup {
     case .unusableSuite:
-      return Future(UserDefaultsCacheLevelError.invalidSuiteName(name))
+      return .failure(UserDefaultsCacheLevelError.invalidSuiteName(name))
     case .missing:
-      return Future(FetchError.valueNotInCache)
+      return .failure(FetchError.valueNotInCache)
     case .undecodable:
-      return Future(FetchError.invalidCachedData)
-    case .found(let data):
-      guard let value = Self.decode(data) else { return Future(FetchError.invalidCachedData) }
-      return Future(value)
+      return .failure(FetchError.invalidCachedData)
+    case .found(let record):
+      guard let value = Self.decode(record.data) else {
+        return .failure(FetchError.invalidCachedData)
+      }
+      return .success((value, record))
     }
   }
 
@@ -68,25 +141,49 @@ public final class UserDefaultsCacheLevel<
     case unusableSuite
     case missing
     case undecodable
-    case found(Data)
+    case found(UserDefaultsStoredRecord)
   }
 
-  /// Stores `value` under `key` and writes the suite to disk.
+  /// Stores `value` under `key` and writes the suite to disk; the value expires
+  /// as the level's `expiration` policy says.
   ///
   /// Fails with ``UserDefaultsCacheLevelError/encodingFailed(_:)`` when the value
   /// cannot be encoded.
   @discardableResult
   public func set(_ value: Value, forKey key: Key) -> Future<Void> {
+    set(value, forKey: key, expiry: expiration.isNever ? .never : expiration.expiry(of: key, value))
+  }
+
+  /// Stores `value` under `key` like ``set(_:forKey:)``, valid until `expiry`
+  /// instead of what the level's policy says.
+  ///
+  /// An expiry already past (a zero or negative duration, a date not after now)
+  /// stores nothing: it removes any older value of `key`, like ``remove(_:)``,
+  /// and succeeds.
+  ///
+  /// ```swift
+  /// tokens.set(token, forKey: "api", expiry: .after(.seconds(900)))
+  /// ```
+  @discardableResult
+  public func set(_ value: Value, forKey key: Key, expiry: Expiry) -> Future<Void> {
+    let now = currentTime()
+    let deadline = expiry.deadline(storedAt: now)
+    if let deadline, deadline <= now { return remove(key) }
     let data: Data
     do {
       data = try Self.encode(value)
     } catch {
       return Future(UserDefaultsCacheLevelError.encodingFailed(String(describing: error)))
     }
+    let record = UserDefaultsStoredRecord(
+      data: data,
+      storedAt: now.nanoseconds,
+      // A deadline that saturated to the end of representable time never comes.
+      expiresAt: deadline.flatMap { $0 == .distantFuture ? nil : $0.nanoseconds })
     let storageKey = Self.keyPrefix + key.toString()
     let stored: Bool = defaults.withLock { defaults in
       guard let defaults else { return false }
-      defaults.set(data, forKey: storageKey)
+      defaults.set(record.propertyList, forKey: storageKey)
       defaults.synchronize()
       return true
     }
@@ -106,6 +203,31 @@ public final class UserDefaultsCacheLevel<
     return removed ? Future() : Future(UserDefaultsCacheLevelError.invalidSuiteName(name))
   }
 
+  /// Removes every expired value of the level's suite, and writes the suite to
+  /// disk when something was removed.
+  ///
+  /// ```swift
+  /// try await tokens.removeExpired().value
+  /// ```
+  @discardableResult
+  public func removeExpired() -> Future<Void> {
+    let now = currentTime().nanoseconds
+    let usable: Bool = defaults.withLock { defaults in
+      guard let defaults else { return false }
+      let stored = defaults.persistentDomain(forName: name) ?? [:]
+      var removed = false
+      for (key, value) in stored where key.hasPrefix(Self.keyPrefix) {
+        if let record = UserDefaultsStoredRecord(value), record.isExpired(at: now) {
+          defaults.removeObject(forKey: key)
+          removed = true
+        }
+      }
+      if removed { defaults.synchronize() }
+      return true
+    }
+    return usable ? Future() : Future(UserDefaultsCacheLevelError.invalidSuiteName(name))
+  }
+
   /// Removes every value this level's suite holds for Carlos, and writes the suite to disk.
   public func clear() {
     defaults.withLock { defaults in
@@ -120,6 +242,11 @@ public final class UserDefaultsCacheLevel<
 
   /// Does nothing: the level keeps nothing in memory that it could drop.
   public func onMemoryWarning() {}
+
+  /// The time now for the level: never earlier than an earlier answer.
+  private func currentTime() -> CacheInstant {
+    timeline.withLock { $0.read(clock) }
+  }
 
   private static func isUsableSuiteName(_ name: String) -> Bool {
     !name.isEmpty

@@ -1,11 +1,30 @@
 /// The layout of one ``DiskCacheLevel`` file: a fixed header, the full key, then
 /// the encoded value.
 ///
+/// Version 2, written by this code:
+///
+/// ```
+/// offset  size  field
+///      0     4  magic "CRLS"
+///      4     2  format version (2)
+///      6     2  value encoding (raw bytes or JSON, see DiskValueCoder)
+///      8     4  key length in bytes
+///     12     4  reserved, zero
+///     16     8  value length in bytes
+///     24     8  stored at: nanoseconds since 1970 (signed)
+///     32     8  expires at: nanoseconds since 1970 (signed); Int64.max: never
+///     40     8  XXH64 checksum of header[0..<40], key and value, chained
+///     48     …  key (UTF-8), then value
+/// ```
+///
+/// Version 1, written before values could expire, is still read; its values
+/// never expire (and the file's modification time stands for "stored at"):
+///
 /// ```
 /// offset  size  field
 ///      0     4  magic "CRLS"
 ///      4     2  format version (1)
-///      6     2  value encoding (raw bytes or JSON, see DiskValueCoder)
+///      6     2  value encoding
 ///      8     4  key length in bytes
 ///     12     4  reserved, zero
 ///     16     8  value length in bytes
@@ -16,12 +35,18 @@
 /// All integers are little-endian. A file whose size, magic, version or
 /// checksum does not match is corrupt: torn, truncated, garbled or foreign.
 package enum DiskCacheFileFormat {
-  /// The size of the fixed header.
-  package static let headerSize = 32
+  /// The size of the fixed header of the version written (2).
+  package static let headerSize = 48
+  /// The size of the fixed header of version 1.
+  package static let version1HeaderSize = 32
   /// "CRLS" read as a little-endian integer.
   static let magic: UInt32 = 0x534C_5243
-  /// The only version this code reads and writes.
-  static let version: UInt16 = 1
+  /// The version this code writes.
+  static let version: UInt16 = 2
+  /// The version written before expiry existed, still read.
+  static let version1: UInt16 = 1
+  /// The "expires at" of a value that never expires.
+  package static let neverExpires = Int64.max
 
   /// What a valid file holds (ranges index into the file's bytes).
   package struct Entry: Equatable, Sendable {
@@ -31,6 +56,24 @@ package enum DiskCacheFileFormat {
     package var key: Range<Int>
     /// Where the encoded value is.
     package var value: Range<Int>
+    /// When the value was stored, in nanoseconds since 1970; nil in version 1 files.
+    package var storedAt: Int64?
+    /// When the value expires, in nanoseconds since 1970; nil when it never does.
+    package var expiresAt: Int64?
+  }
+
+  /// What the fixed header alone tells (its checksum covers the whole file, so
+  /// it is not checked: see ``header(_:fileSize:)``).
+  package struct Header: Equatable, Sendable {
+    /// The format version.
+    package var version: UInt16
+    /// When the value expires, in nanoseconds since 1970; nil when it never does.
+    package var expiresAt: Int64?
+
+    package init(version: UInt16, expiresAt: Int64?) {
+      self.version = version
+      self.expiresAt = expiresAt
+    }
   }
 
   /// Why a file is not a valid cache file.
@@ -45,10 +88,16 @@ package enum DiskCacheFileFormat {
     case checksumMismatch
   }
 
-  /// The header and key bytes that go before `value` in a file.
-  package static func prefix(key: [UInt8], encoding: UInt16, value: UnsafeRawBufferPointer)
-    -> [UInt8]
-  {
+  /// The header and key bytes that go before `value` in a file of the current
+  /// version, for a value stored at `storedAt` that expires at `expiresAt`
+  /// (nanoseconds since 1970; `nil`: never).
+  package static func prefix(
+    key: [UInt8],
+    encoding: UInt16,
+    storedAt: Int64 = 0,
+    expiresAt: Int64? = nil,
+    value: UnsafeRawBufferPointer
+  ) -> [UInt8] {
     var bytes = [UInt8]()
     bytes.reserveCapacity(headerSize + key.count)
     append(magic, to: &bytes)
@@ -57,6 +106,8 @@ package enum DiskCacheFileFormat {
     append(UInt32(truncatingIfNeeded: key.count), to: &bytes)
     append(UInt32(0), to: &bytes)
     append(UInt64(value.count), to: &bytes)
+    append(storedAt, to: &bytes)
+    append(expiresAt ?? neverExpires, to: &bytes)
     let checksum = bytes.withUnsafeBytes { header in
       key.withUnsafeBytes { keyBytes in
         XXHash64.hash(value, seed: XXHash64.hash(keyBytes, seed: XXHash64.hash(header)))
@@ -67,30 +118,81 @@ package enum DiskCacheFileFormat {
     return bytes
   }
 
+  /// The size of the fixed header of `version`, or nil for an unknown version.
+  private static func headerSize(of version: UInt16) -> Int? {
+    switch version {
+    case self.version: return headerSize
+    case version1: return version1HeaderSize
+    default: return nil
+    }
+  }
+
   /// Checks the structure and checksum of a whole file and tells where its
-  /// key and value are.
+  /// key and value are, and when the value was stored and expires.
   package static func inspect(_ file: UnsafeRawBufferPointer) -> Result<Entry, Corruption> {
-    guard file.count >= headerSize else { return .failure(.tooShort) }
-    guard load(UInt32.self, file, 0) == magic, load(UInt16.self, file, 4) == version else {
+    guard file.count >= version1HeaderSize else { return .failure(.tooShort) }
+    guard load(UInt32.self, file, 0) == magic, let size = headerSize(of: load(UInt16.self, file, 4))
+    else {
       return .failure(.notACacheFile)
     }
+    guard file.count >= size else { return .failure(.tooShort) }
     let encoding = load(UInt16.self, file, 6)
     let keyLength = UInt64(load(UInt32.self, file, 8))
     let valueLength = load(UInt64.self, file, 16)
-    let expectedSize = UInt64(headerSize).addingReportingOverflow(keyLength)
+    let expectedSize = UInt64(size).addingReportingOverflow(keyLength)
     let totalSize = expectedSize.partialValue.addingReportingOverflow(valueLength)
     guard !expectedSize.overflow, !totalSize.overflow, totalSize.partialValue == UInt64(file.count)
     else {
       return .failure(.wrongSize)
     }
-    let keyEnd = headerSize + Int(keyLength)
-    let keyRange = headerSize..<keyEnd
+    let checksumOffset = size - 8
+    let keyEnd = size + Int(keyLength)
+    let keyRange = size..<keyEnd
     let valueRange = keyEnd..<file.count
-    let headerSeed = XXHash64.hash(UnsafeRawBufferPointer(rebasing: file[0..<24]))
+    let headerSeed = XXHash64.hash(UnsafeRawBufferPointer(rebasing: file[0..<checksumOffset]))
     let keySeed = XXHash64.hash(UnsafeRawBufferPointer(rebasing: file[keyRange]), seed: headerSeed)
     let checksum = XXHash64.hash(UnsafeRawBufferPointer(rebasing: file[valueRange]), seed: keySeed)
-    guard checksum == load(UInt64.self, file, 24) else { return .failure(.checksumMismatch) }
-    return .success(Entry(encoding: encoding, key: keyRange, value: valueRange))
+    guard checksum == load(UInt64.self, file, checksumOffset) else {
+      return .failure(.checksumMismatch)
+    }
+    var entry = Entry(encoding: encoding, key: keyRange, value: valueRange)
+    if size == headerSize {
+      entry.storedAt = load(Int64.self, file, 24)
+      entry.expiresAt = expiry(load(Int64.self, file, 32))
+    }
+    return .success(entry)
+  }
+
+  /// Reads the fixed header at the start of a file of `fileSize` bytes, without
+  /// the key and value, so its checksum cannot be checked.
+  ///
+  /// Enough to find expired files: a header that says "expired" belongs to an
+  /// expired file or to a corrupt one, and both are to be removed; a corrupt
+  /// header that says "valid" is caught by the full check of the next read.
+  package static func header(_ bytes: UnsafeRawBufferPointer, fileSize: UInt64) -> Result<
+    Header, Corruption
+  > {
+    guard bytes.count >= version1HeaderSize else { return .failure(.tooShort) }
+    let version = load(UInt16.self, bytes, 4)
+    guard load(UInt32.self, bytes, 0) == magic, let size = headerSize(of: version) else {
+      return .failure(.notACacheFile)
+    }
+    guard bytes.count >= size else { return .failure(.tooShort) }
+    let keyLength = UInt64(load(UInt32.self, bytes, 8))
+    let valueLength = load(UInt64.self, bytes, 16)
+    let expectedSize = UInt64(size).addingReportingOverflow(keyLength)
+    let totalSize = expectedSize.partialValue.addingReportingOverflow(valueLength)
+    guard !expectedSize.overflow, !totalSize.overflow, totalSize.partialValue == fileSize else {
+      return .failure(.wrongSize)
+    }
+    let expiresAt = size == headerSize ? expiry(load(Int64.self, bytes, 32)) : nil
+    return .success(Header(version: version, expiresAt: expiresAt))
+  }
+
+  /// The "expires at" field read back: nil for the sentinel of "never".
+  @inline(__always)
+  private static func expiry(_ field: Int64) -> Int64? {
+    field == neverExpires ? nil : field
   }
 
   @inline(__always)

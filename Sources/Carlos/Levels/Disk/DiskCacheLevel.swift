@@ -39,11 +39,31 @@ import Foundation
 ///   the write then fails), and a `get` issued after `clear()` is a miss for
 ///   every key not set since, even before the files are gone. A `get` racing
 ///   a `set` of its key gets the old value or the new one, never a mix.
+/// - Expiry: the level's `expiration` policy, or the expiry given to
+///   ``set(_:forKey:expiry:)``, is written in the file's header; an expired file
+///   is a miss and is removed when read, by ``removeExpired()`` (which reads only
+///   the headers), when a level opens the folder, and first when the level is
+///   over capacity. ``ExpirationPolicy/afterAccess(_:)`` counts from the write, as
+///   ``ExpirationPolicy/afterWrite(_:)`` does: a read does not extend it. Time
+///   comes from `clock` and never goes back for a level: a clock set back cannot
+///   bring an expired value back. A deadline too far away to represent (after
+///   the year 2262) is stored as "never". Files written before expiry existed
+///   (format version 1) are read as never expiring.
+///
+///   ```swift
+///   let responses = DiskCacheLevel<String, Data>(
+///     path: folder, expiration: .afterWrite(.seconds(3600)))
+///   responses.set(body, forKey: url)                                    // an hour
+///   responses.set(token, forKey: "token", expiry: .at(tokenExpiryDate)) // its own
+///   let entry = try await responses.entry(forKey: url).value            // + storedAt, expiresAt
+///   ```
 ///
 /// The `FileManager` given to the initializer is `Sendable` (on Linux too) and
 /// is kept as is; it only creates and lists the folder, while reads and writes
 /// use POSIX calls directly.
-public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Sendable>: CacheLevel {
+public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Sendable>:
+  TimedCacheLevel
+{
   public typealias KeyType = Key
   public typealias OutputType = Value
 
@@ -51,6 +71,10 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   public let path: String
   /// The most bytes the level's files may take on disk together.
   public let capacity: UInt64
+  /// How long values stay valid when `set` is given no expiry of its own.
+  public let expiration: ExpirationPolicy<Key, Value>
+  /// Where the level reads the time.
+  public let clock: any CacheClock
 
   private let fileManager: FileManager
   private let coder: DiskValueCoder<Value>
@@ -62,6 +86,8 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   private let state: Lock<DiskCacheLevelState>
   /// Starts the name of every temporary file of this level: `.tmp-<pid>-<random>-`.
   private let temporaryPrefix: String
+  /// The latest time read from `clock`, so that time never goes back for the level.
+  private let timeline = Lock(MonotonicReading())
 
   /// Creates a level on the folder at `path` with an explicit value coder and hooks.
   package init(
@@ -69,10 +95,14 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     capacity: UInt64,
     fileManager: FileManager,
     coder: DiskValueCoder<Value>,
-    hooks: DiskCacheHooks
+    hooks: DiskCacheHooks,
+    expiration: ExpirationPolicy<Key, Value> = .never,
+    clock: any CacheClock = SystemClock()
   ) {
     self.path = URL(fileURLWithPath: path).standardizedFileURL.path
     self.capacity = capacity
+    self.expiration = expiration
+    self.clock = clock
     self.fileManager = fileManager
     self.coder = coder
     self.hooks = hooks
@@ -90,7 +120,8 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     // Learn what earlier levels left in the folder. Reads may run meanwhile;
     // writes and clears queue behind the scan. A folder left
     // over capacity (a smaller capacity, or a writer killed between its rename
-    // and its evictions) is trimmed before anything else is written.
+    // and its evictions) is trimmed before anything else is written; expired
+    // files are removed by the scan.
     queue.async { [self] in loadIndex() }
     queue.async { [self] in evictToCapacity(keeping: nil) }
   }
@@ -103,31 +134,68 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   /// ``FetchError/valueNotInCache`` when there is no valid file for the key (a
   /// corrupted one is removed), with ``FetchError/invalidCachedData`` when the
   /// stored value cannot be decoded as `Value`, and with
-  /// ``FetchError/invalidKey`` when the key cannot be named.
+  /// ``FetchError/invalidKey`` when the key cannot be named. An expired value
+  /// is a miss (and its file is removed).
   public func get(_ key: Key) -> Future<Value> {
     let keyBytes = Array(key.toString().utf8)
-    var lookup = state.withLock { $0.lookUp(keyBytes) }
-    if case .unnamed = lookup {
-      guard let file = name(keyBytes) else { return coder.failed(FetchError.invalidKey) }
-      lookup = state.withLock { state in
-        state.remember(file, of: keyBytes)
-        return state.lookUp(keyBytes, in: file)
-      }
-    }
+    guard let lookup = lookUp(keyBytes) else { return coder.failed(FetchError.invalidKey) }
     switch lookup {
     case .disk(let file, let stamp):
-      return read(file, key: keyBytes, since: stamp)
-    case .pending(let value):
+      var times = DiskEntryTimes()
+      return read(file, key: keyBytes, since: stamp, times: &times)
+    case .pending(let value, _, let expiresAt):
       // Always a `Value`: only `set` registers pending writes.
-      guard let value = value as? Value else { return coder.failed(FetchError.valueNotInCache) }
+      guard let value = value as? Value, !isExpired(expiresAt) else {
+        return coder.failed(FetchError.valueNotInCache)
+      }
       return coder.succeeded(value)
     case .miss, .unnamed:
       return coder.failed(FetchError.valueNotInCache)
     }
   }
 
+  /// Reads the value stored for `key` with when it was stored and when it expires.
+  ///
+  /// Fails like ``get(_:)``. For a file written before expiry existed (format
+  /// version 1), `storedAt` is the file's modification time (the time of its
+  /// last use, to within 10 ms) and `expiresAt` is nil.
+  ///
+  /// ```swift
+  /// let entry = try await disk.entry(forKey: "report").value
+  /// print(entry.value, entry.storedAt, entry.expiresAt ?? "never")
+  /// ```
+  public func entry(forKey key: Key) -> Future<CacheEntry<Value>> {
+    let keyBytes = Array(key.toString().utf8)
+    guard let lookup = lookUp(keyBytes) else { return Future(FetchError.invalidKey) }
+    switch lookup {
+    case .disk(let file, let stamp):
+      var times = DiskEntryTimes()
+      let value = read(file, key: keyBytes, since: stamp, times: &times)
+      return value.map { [times] value in times.entry(of: value) }
+    case .pending(let value, let storedAt, let expiresAt):
+      guard let value = value as? Value, !isExpired(expiresAt) else {
+        return Future(FetchError.valueNotInCache)
+      }
+      return Future(DiskEntryTimes(storedAt: storedAt, expiresAt: expiresAt).entry(of: value))
+    case .miss, .unnamed:
+      return Future(FetchError.valueNotInCache)
+    }
+  }
+
+  /// Where a get of `keyBytes` finds its answer; nil when the key cannot be named.
+  private func lookUp(_ keyBytes: [UInt8]) -> DiskCacheLevelState.Lookup? {
+    let lookup = state.withLock { $0.lookUp(keyBytes) }
+    guard case .unnamed = lookup else { return lookup }
+    guard let file = name(keyBytes) else { return nil }
+    return state.withLock { state in
+      state.remember(file, of: keyBytes)
+      return state.lookUp(keyBytes, in: file)
+    }
+  }
+
   /// Stores `value` for `key`, replacing any earlier value, then removes the
-  /// least recently used files until the level fits its capacity.
+  /// least recently used files until the level fits its capacity. The value
+  /// expires as the level's `expiration` policy says.
   ///
   /// The write runs on the level's queue; until it is done, gets of `key`
   /// answer with `value` (cancelling the returned future before the write
@@ -136,19 +204,52 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   /// write; the values stored before stay readable.
   @discardableResult
   public func set(_ value: Value, forKey key: Key) -> Future<Void> {
+    store(
+      value, forKey: key, expiry: expiration.isNever ? .never : expiration.expiry(of: key, value))
+  }
+
+  /// Stores `value` for `key` like ``set(_:forKey:)``, valid until `expiry`
+  /// instead of what the level's policy says.
+  ///
+  /// An expiry already past (a zero or negative duration, a date not after now)
+  /// stores nothing: it removes any older value of `key`, like ``remove(_:)``,
+  /// and succeeds once that is done.
+  ///
+  /// ```swift
+  /// disk.set(token, forKey: "session", expiry: .after(.seconds(900)))
+  /// ```
+  @discardableResult
+  public func set(_ value: Value, forKey key: Key, expiry: Expiry) -> Future<Void> {
+    store(value, forKey: key, expiry: expiry)
+  }
+
+  /// Stores `value` for `key`, expiring as `expiry` says.
+  private func store(_ value: Value, forKey key: Key, expiry: Expiry) -> Future<Void> {
     let keyBytes = Array(key.toString().utf8)
     guard keyBytes.count <= UInt32.max, let file = file(of: keyBytes) else {
       return Future(FetchError.invalidKey)
     }
+    let now = currentTime()
+    let deadline = expiry.deadline(storedAt: now)
+    if let deadline, deadline <= now {
+      return enqueueRemoval(of: file, key: keyBytes)
+    }
+    let storedAt = now.nanoseconds
+    // A deadline that saturated to the end of representable time never comes.
+    let expiresAt = deadline.flatMap { $0 == .distantFuture ? nil : $0.nanoseconds }
     let name = file.name
-    let generation = state.withLock { $0.beginWrite(name, key: keyBytes, value: value) }
+    let generation = state.withLock {
+      $0.beginWrite(name, key: keyBytes, value: value, storedAt: storedAt, expiresAt: expiresAt)
+    }
     let promise = Promise<Void>()
     promise.future.onCancel { [self] in
       state.withLock { $0.endWrite(name, generation: generation) }
     }
     queue.async { [self] in
       if promise.future.isCompleted { return }
-      let outcome = Result { try write(value, key: keyBytes, to: file) }
+      let outcome = Result {
+        try write(value, key: keyBytes, storedAt: storedAt, expiresAt: expiresAt, to: file)
+      }
       // The file is in place (or the write failed): gets read the disk again.
       state.withLock { $0.endWrite(name, generation: generation) }
       switch outcome {
@@ -170,6 +271,14 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     guard keyBytes.count <= UInt32.max, let file = file(of: keyBytes) else {
       return Future(FetchError.invalidKey)
     }
+    return enqueueRemoval(of: file, key: keyBytes)
+  }
+
+  /// Removes `file`, the file of `keyBytes`, on the queue, after the writes
+  /// asked for before; gets of the key miss from now on.
+  private func enqueueRemoval(
+    of file: DiskCacheLevelState.File, key keyBytes: [UInt8]
+  ) -> Future<Void> {
     let name = file.name
     let generation = state.withLock { $0.beginWrite(name, key: keyBytes, value: nil) }
     let promise = Promise<Void>()
@@ -183,6 +292,61 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     }
     return promise.future
   }
+
+  /// Removes every expired file of the level's folder, reading only the files'
+  /// headers.
+  ///
+  /// Runs on the level's queue, after the operations asked for before; the
+  /// future completes when the files are gone.
+  ///
+  /// ```swift
+  /// try await disk.removeExpired().value
+  /// ```
+  @discardableResult
+  public func removeExpired() -> Future<Void> {
+    let promise = Promise<Void>()
+    queue.async { [self] in
+      let now = currentTime().nanoseconds
+      let names = (try? fileManager.contentsOfDirectory(atPath: path)) ?? []
+      var removed: [String] = []
+      for name in names where DiskCacheLevelFiles.isCacheFile(name) {
+        if removeIfExpired(name, at: now) { removed.append(name) }
+      }
+      state.withLock { state in
+        for name in removed { state.recordRemoval(name) }
+      }
+      promise.succeed(())
+    }
+    return promise.future
+  }
+
+  /// Removes the file `name` when its header says it expired at or before
+  /// `now`; returns whether it did. Runs on the queue.
+  private func removeIfExpired(_ name: String, at now: Int64) -> Bool {
+    let filePath = filePath(name)
+    guard let expiresAt = expiry(ofFileAt: filePath), expiresAt.deadline <= now,
+      let info = DiskFile.info(filePath), info.identity == expiresAt.identity
+    else {
+      return false
+    }
+    return DiskFile.removeItem(filePath)
+  }
+
+  /// When the file at `filePath` expires, read from its header; nil when it
+  /// never does, or its header cannot be read (a full read judges it then).
+  private func expiry(ofFileAt filePath: String) -> FileExpiry? {
+    guard let head = DiskFile.readHead(filePath, count: DiskCacheFileFormat.headerSize) else {
+      return nil
+    }
+    let header = head.bytes.withUnsafeBytes {
+      DiskCacheFileFormat.header($0, fileSize: head.size)
+    }
+    guard case .success(let found) = header, let deadline = found.expiresAt else { return nil }
+    return (deadline, head.identity)
+  }
+
+  /// When a file expires (nanoseconds since 1970), and which file it was.
+  private typealias FileExpiry = (deadline: Int64, identity: DiskFile.Identity)
 
   /// Removes every file of the level from its folder (other files are left
   /// alone, and so are the temporary files of writes other processes have in
@@ -225,11 +389,13 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
 
   /// Reads `file`, the file of `key`, and returns a future completed with its
   /// value or the reason there is none; marks the file as recently used.
-  /// `stamp` is the state of the index when the get started.
+  /// `stamp` is the state of the index when the get started. `times` receives
+  /// when the value was stored and when it expires.
   private func read(
     _ file: DiskCacheLevelState.File,
     key keyBytes: [UInt8],
-    since stamp: DiskCacheLevelState.Stamp
+    since stamp: DiskCacheLevelState.Stamp,
+    times: inout DiskEntryTimes
   ) -> Future<Value> {
     let name = file.name
     let filePath = file.path
@@ -259,6 +425,10 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     }
     // Another key with the same digest: a valid file, but not ours.
     guard sameKey else { return coder.failed(FetchError.valueNotInCache) }
+    if isExpired(entry.expiresAt) {
+      removeLater(name, ifStill: contents.identity)
+      return coder.failed(FetchError.valueNotInCache)
+    }
     guard entry.encoding == coder.encoding else {
       Logger.log("Disk cache removes \(filePath): stored with another encoding", .warning)
       removeLater(name, ifStill: contents.identity)
@@ -284,9 +454,12 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
       removeLater(name, ifStill: contents.identity)
       return coder.failed(FetchError.invalidCachedData)
     }
+    times = DiskEntryTimes(
+      storedAt: entry.storedAt ?? contents.modified, expiresAt: entry.expiresAt)
     // Record the use on disk for later processes; the file closes on return.
     contents.touch(unlessNewerThan: recencyTouchInterval)
-    state.withLock { $0.recordRead(name, size: size, since: stamp) }
+    let expiresAt = entry.expiresAt
+    state.withLock { $0.recordRead(name, size: size, expiresAt: expiresAt, since: stamp) }
     return coder.succeeded(value)
   }
 
@@ -303,10 +476,15 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
 
   // MARK: - Writing
 
-  /// Writes `value` for `key` to `file`, then evicts what no longer fits.
-  private func write(_ value: Value, key keyBytes: [UInt8], to file: DiskCacheLevelState.File)
-    throws
-  {
+  /// Writes `value` for `key` to `file`, stored at `storedAt` and expiring at
+  /// `expiresAt` (nil: never), then evicts what no longer fits.
+  private func write(
+    _ value: Value,
+    key keyBytes: [UInt8],
+    storedAt: Int64,
+    expiresAt: Int64?,
+    to file: DiskCacheLevelState.File
+  ) throws {
     let payload: Data
     do {
       payload = try coder.encode(value)
@@ -324,7 +502,9 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     let name = file.name
     let destination = file.path
     let failure: (path: String, errno: Int32)? = payload.withUnsafeBytes { body in
-      let prefix = DiskCacheFileFormat.prefix(key: keyBytes, encoding: coder.encoding, value: body)
+      let prefix = DiskCacheFileFormat.prefix(
+        key: keyBytes, encoding: coder.encoding, storedAt: storedAt, expiresAt: expiresAt,
+        value: body)
       var failure = attemptWrite(prefix: prefix, body: body, destination: destination)
       if let first = failure, first.errno == ENOENT, (try? createDirectory()) != nil {
         // The folder was removed behind the level's back: recreated, try once more.
@@ -340,16 +520,28 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
       )
     }
 
-    state.withLock { $0.recordWrite(name, size: size) }
+    state.withLock { $0.recordWrite(name, size: size, expiresAt: expiresAt) }
     evictToCapacity(keeping: name)
   }
 
   /// Removes the least recently used files, except `kept`, until the level
-  /// fits its capacity. Runs on the queue, so no write races the removals. A
+  /// fits its capacity; when it is over capacity, expired files go first, all
+  /// of them. Runs on the queue, so no write races the removals. A
   /// file leaves the index only once it is gone from the disk: a get that reads
   /// it meanwhile, and records the read after the removal, sees that something
   /// was removed since it started and leaves the index alone.
   private func evictToCapacity(keeping kept: String?) {
+    let mayExpire = state.withLock { $0.index.totalBytes > capacity && !$0.deadlines.isEmpty }
+    if mayExpire {
+      let now = currentTime().nanoseconds
+      let expired = state.withLock { $0.deadlines.takeExpired(at: now, excluding: kept) }
+      for name in expired {
+        DiskFile.removeItem(filePath(name))
+      }
+      state.withLock { state in
+        for name in expired { state.recordRemoval(name) }
+      }
+    }
     let victims = state.withLock {
       $0.index.leastRecentlyUsed(toFit: capacity, excluding: kept ?? "")
     }
@@ -393,16 +585,23 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
 
   // MARK: - Index
 
-  /// Lists the folder: cache files join the index, oldest modification first;
+  /// Lists the folder: cache files join the index, oldest modification first,
+  /// except expired ones, which are removed (their headers are read);
   /// temporary files left by dead processes are removed.
   private func loadIndex() {
     let names = (try? fileManager.contentsOfDirectory(atPath: path)) ?? []
-    var found: [(name: String, size: UInt64, modified: Int64)] = []
+    var found: [(name: String, size: UInt64, modified: Int64, expiresAt: Int64?)] = []
     let now = DiskFile.now()
+    let clockNow = currentTime().nanoseconds
     for name in names {
       if DiskCacheLevelFiles.isCacheFile(name) {
         guard let info = DiskFile.info(filePath(name)), info.isRegularFile else { continue }
-        found.append((name, info.size, info.modified))
+        let expiry = expiry(ofFileAt: filePath(name))
+        if let expiry, expiry.deadline <= clockNow, expiry.identity == info.identity {
+          DiskFile.removeItem(filePath(name))
+          continue
+        }
+        found.append((name, info.size, info.modified, expiry?.deadline))
       } else if DiskCacheLevelFiles.isTemporaryFile(name), !name.hasPrefix(temporaryPrefix) {
         guard let info = DiskFile.info(filePath(name)) else { continue }
         if DiskCacheLevelFiles.isAbandoned(name, modified: info.modified, now: now) {
@@ -412,7 +611,13 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     }
     found.sort { ($0.modified, $0.name) < ($1.modified, $1.name) }
     let files: [(name: String, size: UInt64)] = found.map { ($0.name, $0.size) }
-    state.withLock { $0.index.addOlder(files) }
+    state.withLock { state in
+      // Files the level learned of during the scan keep what it learned.
+      for file in found where state.index.size(of: file.name) == nil {
+        state.deadlines.set(file.name, expiresAt: file.expiresAt)
+      }
+      state.index.addOlder(files)
+    }
   }
 
   /// The names of the level's files from least to most recently used (for tests).
@@ -435,6 +640,20 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     await withCheckedContinuation { continuation in
       queue.async { [self] in continuation.resume(returning: state.withLock { read($0) }) }
     }
+  }
+
+  // MARK: - Time
+
+  /// The time now for the level: never earlier than an earlier answer.
+  private func currentTime() -> CacheInstant {
+    timeline.withLock { $0.read(clock) }
+  }
+
+  /// Whether a value expiring at `expiresAt` (nil: never) has expired.
+  @inline(__always)
+  private func isExpired(_ expiresAt: Int64?) -> Bool {
+    guard let expiresAt else { return false }
+    return expiresAt <= currentTime().nanoseconds
   }
 
   // MARK: - Names
@@ -468,13 +687,19 @@ extension DiskCacheLevel where Value == Data {
   ///     `com.carlos.default` in the user's cache folder.
   ///   - capacity: the most bytes the level's files may take together (100 MB by default).
   ///   - fileManager: creates and lists the folder.
+  ///   - expiration: how long values stay valid when `set` is given no expiry
+  ///     (never, by default).
+  ///   - clock: where the level reads the time (the system's clock by default).
   public convenience init(
     path: String = defaultDiskCachePath(),
     capacity: UInt64 = 100 * 1024 * 1024,
-    fileManager: FileManager = .default
+    fileManager: FileManager = .default,
+    expiration: ExpirationPolicy<Key, Data> = .never,
+    clock: any CacheClock = SystemClock()
   ) {
     self.init(
-      path: path, capacity: capacity, fileManager: fileManager, coder: .data, hooks: .standard)
+      path: path, capacity: capacity, fileManager: fileManager, coder: .data, hooks: .standard,
+      expiration: expiration, clock: clock)
   }
 }
 
@@ -487,14 +712,20 @@ extension DiskCacheLevel where Value: Codable {
   ///     `com.carlos.default` in the user's cache folder.
   ///   - capacity: the most bytes the level's files may take together (100 MB by default).
   ///   - fileManager: creates and lists the folder.
+  ///   - expiration: how long values stay valid when `set` is given no expiry
+  ///     (never, by default).
+  ///   - clock: where the level reads the time (the system's clock by default).
   @_disfavoredOverload
   public convenience init(
     path: String = defaultDiskCachePath(),
     capacity: UInt64 = 100 * 1024 * 1024,
-    fileManager: FileManager = .default
+    fileManager: FileManager = .default,
+    expiration: ExpirationPolicy<Key, Value> = .never,
+    clock: any CacheClock = SystemClock()
   ) {
     self.init(
-      path: path, capacity: capacity, fileManager: fileManager, coder: .codable, hooks: .standard)
+      path: path, capacity: capacity, fileManager: fileManager, coder: .codable, hooks: .standard,
+      expiration: expiration, clock: clock)
   }
 }
 
@@ -510,4 +741,19 @@ func defaultDiskCachePath() -> String {
   let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
   let base = caches ?? FileManager.default.temporaryDirectory
   return base.appendingPathComponent("com.carlos.default", isDirectory: true).path
+}
+
+/// When a value read from a file was stored and when it expires, in
+/// nanoseconds since 1970 (not generic, so a get builds it without metadata look-ups).
+private struct DiskEntryTimes: Sendable {
+  var storedAt: Int64 = 0
+  var expiresAt: Int64?
+
+  /// `value` with these times.
+  func entry<Value: Sendable>(of value: Value) -> CacheEntry<Value> {
+    CacheEntry(
+      value: value,
+      storedAt: CacheInstant(nanoseconds: storedAt).date,
+      expiresAt: expiresAt.map { CacheInstant(nanoseconds: $0).date })
+  }
 }

@@ -15,6 +15,10 @@ struct DiskCacheLevelState: Sendable {
     var key: [UInt8]
     /// The value being written (a `Value` of the level), or `nil` for a removal.
     var value: (any Sendable)?
+    /// When the value was stored, in nanoseconds since 1970.
+    var storedAt: Int64 = 0
+    /// When the value expires, in nanoseconds since 1970; nil when it never does.
+    var expiresAt: Int64?
   }
 
   /// The file of a key.
@@ -31,8 +35,8 @@ struct DiskCacheLevelState: Sendable {
     case unnamed
     /// In the file; `stamp` is the state of the index when the read started.
     case disk(File, stamp: Stamp)
-    /// In a pending write of the same key.
-    case pending(any Sendable)
+    /// In a pending write of the same key (the value, when it was stored and when it expires).
+    case pending(any Sendable, storedAt: Int64, expiresAt: Int64?)
     /// Nowhere: a pending clear or a pending write of another key hides the file.
     case miss
   }
@@ -44,6 +48,8 @@ struct DiskCacheLevelState: Sendable {
   }
 
   var index = DiskCacheIndex()
+  /// When the indexed files that expire do so.
+  var deadlines = DiskCacheDeadlines()
   var directoryReady = false
   /// Temporary files written so far, to name the next one.
   var writeCount: UInt64 = 0
@@ -73,7 +79,7 @@ struct DiskCacheLevelState: Sendable {
     }
     if let pending = pendingWrites[file.name]?.last {
       guard pending.key == key, let value = pending.value else { return .miss }
-      return .pending(value)
+      return .pending(value, storedAt: pending.storedAt, expiresAt: pending.expiresAt)
     }
     return pendingClears > 0
       ? .miss : .disk(file, stamp: Stamp(changes: changes, removals: removals))
@@ -97,12 +103,16 @@ struct DiskCacheLevelState: Sendable {
     files.removeAll()
   }
 
-  /// Registers a pending write of `value` to the file `name` (`nil`: its removal);
-  /// returns its generation.
-  mutating func beginWrite(_ name: String, key: [UInt8], value: (any Sendable)?) -> UInt64 {
+  /// Registers a pending write of `value` to the file `name` (`nil`: its removal),
+  /// stored at `storedAt` and expiring at `expiresAt`; returns its generation.
+  mutating func beginWrite(
+    _ name: String, key: [UInt8], value: (any Sendable)?, storedAt: Int64 = 0,
+    expiresAt: Int64? = nil
+  ) -> UInt64 {
     setCount += 1
     pendingWrites[name, default: []].append(
-      PendingWrite(generation: setCount, key: key, value: value))
+      PendingWrite(
+        generation: setCount, key: key, value: value, storedAt: storedAt, expiresAt: expiresAt))
     return setCount
   }
 
@@ -116,10 +126,12 @@ struct DiskCacheLevelState: Sendable {
     }
   }
 
-  /// Records that a write stored `size` bytes in the file `name`.
-  mutating func recordWrite(_ name: String, size: UInt64) {
+  /// Records that a write stored `size` bytes in the file `name`, expiring at
+  /// `expiresAt` (nil: never).
+  mutating func recordWrite(_ name: String, size: UInt64, expiresAt: Int64? = nil) {
     changes += 1
     index.touch(name, size: size)
+    deadlines.set(name, expiresAt: expiresAt)
   }
 
   /// Forgets the file `name`.
@@ -127,6 +139,7 @@ struct DiskCacheLevelState: Sendable {
     changes += 1
     removals += 1
     index.remove(name)
+    deadlines.remove(name)
   }
 
   /// Forgets every file; pending writes and clears are the caller's business.
@@ -134,6 +147,7 @@ struct DiskCacheLevelState: Sendable {
     changes += 1
     removals += 1
     index.removeAll()
+    deadlines.removeAll()
   }
 
   /// Records that a get read `size` bytes from the file `name`, the index being
@@ -141,13 +155,18 @@ struct DiskCacheLevelState: Sendable {
   /// meanwhile, the file read may be gone or replaced: a known file only
   /// becomes the most recent (its size stays what the writer recorded), and an
   /// unknown one joins the index only when nothing was removed meanwhile.
-  mutating func recordRead(_ name: String, size: UInt64, since stamp: Stamp) {
+  /// The file's expiry (`expiresAt`, nil: never) is recorded under the same rules as its size.
+  mutating func recordRead(
+    _ name: String, size: UInt64, expiresAt: Int64? = nil, since stamp: Stamp
+  ) {
     if stamp.changes == changes {
       index.touch(name, size: size)
+      deadlines.set(name, expiresAt: expiresAt)
     } else if let known = index.size(of: name) {
       index.touch(name, size: known)
     } else if stamp.removals == removals {
       index.touch(name, size: size)
+      deadlines.set(name, expiresAt: expiresAt)
     }
   }
 }

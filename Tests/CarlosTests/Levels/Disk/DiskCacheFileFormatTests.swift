@@ -63,4 +63,94 @@ struct DiskCacheFileFormatTests {
     let text = Array(String(repeating: "plain text ", count: 10).utf8)
     #expect(text.withUnsafeBytes { DiskCacheFileFormat.inspect($0) } == .failure(.notACacheFile))
   }
+
+  // MARK: - Version 2: expiry in the header
+
+  @Test("Version 2 keeps when the value was stored and when it expires, checksummed")
+  func version2Times() throws {
+    let value: [UInt8] = [7, 8, 9]
+    let bytes = value.withUnsafeBytes { body in
+      DiskCacheFileFormat.prefix(
+        key: Array("k".utf8), encoding: 1, storedAt: 1_700_000_000_000_000_000,
+        expiresAt: 1_700_000_060_000_000_000, value: body) + value
+    }
+    let entry = try bytes.withUnsafeBytes { try DiskCacheFileFormat.inspect($0).get() }
+    #expect(bytes[4] == 2 && bytes[5] == 0)
+    #expect(entry.storedAt == 1_700_000_000_000_000_000)
+    #expect(entry.expiresAt == 1_700_000_060_000_000_000)
+    #expect(Array(bytes[entry.value]) == value)
+    #expect(bytes.count == 48 + 1 + 3)
+    // Changing the expiry without the checksum is corruption, not a new deadline.
+    var tampered = bytes
+    tampered[32] ^= 0x01
+    #expect(
+      tampered.withUnsafeBytes { DiskCacheFileFormat.inspect($0) } == .failure(.checksumMismatch))
+  }
+
+  @Test("No expiry is written as the 'never' sentinel and reads back as nil")
+  func neverSentinel() throws {
+    let bytes = file(key: "k", value: [1])
+    let entry = try bytes.withUnsafeBytes { try DiskCacheFileFormat.inspect($0).get() }
+    #expect(entry.expiresAt == nil)
+    #expect(Array(bytes[32..<40]) == [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F])
+  }
+
+  @Test("A version-1 file still reads: never expiring, no stored time, not corrupt")
+  func version1StillReads() throws {
+    let bytes = diskTestVersion1File(key: "old key", value: [4, 5, 6], encoding: 2)
+    #expect(bytes.count == DiskCacheFileFormat.version1HeaderSize + 7 + 3)
+    let entry = try bytes.withUnsafeBytes { try DiskCacheFileFormat.inspect($0).get() }
+    #expect(entry.encoding == 2)
+    #expect(Array(bytes[entry.key]) == Array("old key".utf8))
+    #expect(Array(bytes[entry.value]) == [4, 5, 6])
+    #expect(entry.storedAt == nil)
+    #expect(entry.expiresAt == nil)
+    let header = bytes.prefix(48).withUnsafeBytes {
+      DiskCacheFileFormat.header($0, fileSize: UInt64(bytes.count))
+    }
+    #expect(header == .success(DiskCacheFileFormat.Header(version: 1, expiresAt: nil)))
+  }
+
+  @Test("Every single-bit change of a version-1 file is detected too")
+  func version1BitFlips() {
+    let original = diskTestVersion1File(key: "k", value: Array(0..<20))
+    for index in original.indices {
+      for bit in 0..<8 {
+        var bytes = original
+        bytes[index] ^= UInt8(1 << bit)
+        if case .success = bytes.withUnsafeBytes({ DiskCacheFileFormat.inspect($0) }) {
+          Issue.record("flip of bit \(bit) in byte \(index) of a v1 file went unnoticed")
+        }
+      }
+    }
+  }
+
+  @Test("An unknown version is not a cache file")
+  func unknownVersion() {
+    for version: UInt8 in [0, 3, 255] {
+      var bytes = file(key: "k", value: [1])
+      bytes[4] = version
+      #expect(bytes.withUnsafeBytes { DiskCacheFileFormat.inspect($0) } == .failure(.notACacheFile))
+    }
+  }
+
+  @Test("The header alone tells the expiry, and rejects short, foreign and mis-sized files")
+  func headerOnly() {
+    let value: [UInt8] = [1, 2, 3, 4]
+    let bytes = value.withUnsafeBytes { body in
+      DiskCacheFileFormat.prefix(
+        key: Array("key".utf8), encoding: 1, storedAt: 5, expiresAt: 99, value: body) + value
+    }
+    let size = UInt64(bytes.count)
+    func header(_ head: [UInt8], _ fileSize: UInt64) -> Result<
+      DiskCacheFileFormat.Header, DiskCacheFileFormat.Corruption
+    > {
+      head.withUnsafeBytes { DiskCacheFileFormat.header($0, fileSize: fileSize) }
+    }
+    #expect(header(Array(bytes.prefix(48)), size) == .success(.init(version: 2, expiresAt: 99)))
+    #expect(header(Array(bytes.prefix(40)), size) == .failure(.tooShort))
+    #expect(header(Array(bytes.prefix(10)), size) == .failure(.tooShort))
+    #expect(header(Array(bytes.prefix(48)), size + 1) == .failure(.wrongSize))
+    #expect(header(Array(repeating: 0x41, count: 48), size) == .failure(.notACacheFile))
+  }
 }

@@ -66,6 +66,20 @@ func diskTestFileSize(key: String, valueBytes: Int) -> UInt64 {
   UInt64(DiskCacheFileFormat.headerSize + key.utf8.count + valueBytes)
 }
 
+/// A version-1 cache file (the format before expiry, whose header has no
+/// times), assembled byte by byte as the code of that time wrote it.
+func diskTestVersion1File(key: String, value: [UInt8], encoding: UInt16 = 1) -> [UInt8] {
+  func littleEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+    withUnsafeBytes(of: value.littleEndian) { Array($0) }
+  }
+  let keyBytes = Array(key.utf8)
+  var header = Array("CRLS".utf8) + littleEndian(UInt16(1)) + littleEndian(encoding)
+  header += littleEndian(UInt32(keyBytes.count)) + littleEndian(UInt32(0))
+  header += littleEndian(UInt64(value.count))
+  let checksum = XXHash64.hash(value, seed: XXHash64.hash(keyBytes, seed: XXHash64.hash(header)))
+  return header + littleEndian(checksum) + keyBytes + value
+}
+
 /// Holds one write of a level back, to look at the level while that write is in
 /// flight: pass ``hook(_:)`` as the level's `failWrite` hook, call ``hold()``,
 /// start a `set`, wait for ``waitUntilHeld()``, then ``release()`` it.
