@@ -43,7 +43,12 @@ extension Example {
     // Per entry: the expiry depends on the value. A per-set expiry reaches every level.
     let folder = NSTemporaryDirectory() + "carlos-playground-expiry-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: folder) }
-    let disk = DiskCacheLevel<String, String>(path: folder)  // TODO-MERGE: per-entry policy and clock
+    let disk = DiskCacheLevel<String, String>(
+      path: folder,
+      expiration: .perEntry { _, value in
+        value.hasPrefix("error") ? .after(.seconds(5)) : .after(.seconds(3_600))
+      },
+      clock: clock)
     let cache = memory >>> disk
     try await cache.set("a token", forKey: "token", expiry: .after(.seconds(10))).value
     clock.advance(by: .seconds(10))

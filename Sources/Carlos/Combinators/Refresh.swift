@@ -75,7 +75,7 @@ where Upper.KeyType: Hashable, Lower.KeyType == Upper.KeyType, Lower.OutputType 
 
   /// Starts a reload of `key` when its value is at least `age` old and none is running.
   private func reloadIfOld(_ key: KeyType, storedAt: Date) {
-    let now = CacheInstant(clock.now())
+    let now = CacheInstant(nanoseconds: clock.nanoseconds())
     guard now >= CacheInstant(storedAt).adding(age) else { return }
     let started = reloading.withLock { $0.insert(key).inserted }
     guard started else { return }

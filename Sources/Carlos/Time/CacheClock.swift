@@ -57,34 +57,42 @@ extension CacheClock {
   @inlinable
   func nanoseconds() -> Int64 {
     if self is SystemClock { return SystemClock.nanoseconds() }
+    if let manual = self as? ManualClock { return manual.nanoseconds }
     return CacheInstant(now()).nanoseconds
   }
 }
 
 /// A clock that moves only when told to: for tests and simulations.
+///
+/// It keeps whole nanoseconds, so moving it by a duration lands exactly on the
+/// deadline that duration gives.
 public final class ManualClock: CacheClock {
-  private let current: Lock<Date>
+  private let current: Lock<CacheInstant>
 
   /// Creates a clock that reads `start` until it is moved.
   public init(start: Date = Date(timeIntervalSince1970: 1_700_000_000)) {
-    current = Lock(start)
+    current = Lock(CacheInstant(start))
   }
 
   /// The time the clock was last set to.
   public func now() -> Date {
-    current.withLock { $0 }
+    current.withLock { $0 }.date
+  }
+
+  /// The time the clock was last set to, in nanoseconds since 1970.
+  @usableFromInline
+  var nanoseconds: Int64 {
+    current.withLock { $0.nanoseconds }
   }
 
   /// Moves the clock forward (or back, for a negative duration) by `duration`.
   public func advance(by duration: Duration) {
-    current.withLock { now in
-      now = CacheInstant(now).adding(duration).date
-    }
+    current.withLock { now in now = now.adding(duration) }
   }
 
   /// Sets the clock to `date`, which may be earlier than now (to simulate a wall clock jumping back).
   public func set(to date: Date) {
-    current.withLock { $0 = date }
+    current.withLock { $0 = CacheInstant(date) }
   }
 }
 
@@ -95,7 +103,7 @@ struct MonotonicReading: Sendable {
 
   /// Reads `clock`, never answering earlier than an earlier answer.
   mutating func read(_ clock: any CacheClock) -> CacheInstant {
-    let now = CacheInstant(clock.now())
+    let now = CacheInstant(nanoseconds: clock.nanoseconds())
     if now > latest { latest = now }
     return latest
   }

@@ -29,7 +29,7 @@ struct CacheInstant: Sendable, Hashable, Comparable {
     } else if value <= -9.2e18 {
       nanoseconds = .min
     } else {
-      nanoseconds = Int64(value)
+      nanoseconds = Int64(value.rounded())
     }
   }
 
