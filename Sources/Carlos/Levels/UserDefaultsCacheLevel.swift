@@ -3,7 +3,8 @@ import Foundation
 /// A persistent level that keeps its values in a `UserDefaults` suite of its own.
 ///
 /// Values are encoded as JSON (`Data` values are stored as they are) under the
-/// key's ``StringConvertible/toString()``. A missing key fails with
+/// key's ``StringConvertible/toString()`` in Unicode NFC, so canonically
+/// equivalent spellings of a key (`"é"` precomposed or decomposed) are one key. A missing key fails with
 /// ``FetchError/valueNotInCache``; a stored value that cannot be decoded as
 /// `Value` fails with ``FetchError/invalidCachedData``. ``clear()`` removes only
 /// the values this kind of level wrote into its suite: the standard defaults
@@ -42,7 +43,7 @@ public final class UserDefaultsCacheLevel<
 
   /// Returns the value stored under `key`.
   public func get(_ key: Key) -> Future<Value> {
-    let storageKey = Self.keyPrefix + key.toString()
+    let storageKey = Self.keyPrefix + CanonicalKey.string(for: key)
     let lookup: Lookup = defaults.withLock { defaults in
       guard let defaults else { return .unusableSuite }
       guard let stored = defaults.object(forKey: storageKey) else { return .missing }
@@ -83,7 +84,7 @@ public final class UserDefaultsCacheLevel<
     } catch {
       return Future(UserDefaultsCacheLevelError.encodingFailed(String(describing: error)))
     }
-    let storageKey = Self.keyPrefix + key.toString()
+    let storageKey = Self.keyPrefix + CanonicalKey.string(for: key)
     let stored: Bool = defaults.withLock { defaults in
       guard let defaults else { return false }
       defaults.set(data, forKey: storageKey)
