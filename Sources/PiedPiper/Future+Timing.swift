@@ -9,6 +9,7 @@ extension Future {
       DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
         derived.complete(result)
       }
+      return nil
     }
   }
 
@@ -16,7 +17,7 @@ extension Future {
   /// ``FutureError/timeout`` (and cancels this one) when `seconds` pass first.
   public func timeout(after seconds: TimeInterval) -> Future<Value> {
     if let result { return Future(result: result) }
-    let derived = derive { result, derived in derived.complete(result) }
+    let derived = derive { result, derived in derived.completeLater(result) }
     // The timer holds the derived future only while it is pending: once it
     // completes, the slot is emptied, so a pending timer never keeps a result alive.
     let slot = TimeoutSlot(derived)
