@@ -9,6 +9,7 @@ extension Future {
       DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
         derived.complete(result)
       }
+      return nil
     }
   }
 
@@ -16,9 +17,13 @@ extension Future {
   /// ``FutureError/timeout`` (and cancels this one) when `seconds` pass first.
   public func timeout(after seconds: TimeInterval) -> Future<Value> {
     if let result { return Future(result: result) }
-    let derived = derive { result, derived in derived.complete(result) }
+    let derived = derive { result, derived in derived.completeLater(result) }
+    // The timer holds the derived future only while it is pending: once it
+    // completes, the slot is emptied, so a pending timer never keeps a result alive.
+    let slot = TimeoutSlot(derived)
+    derived.onCompletion { _ in slot.empty() }
     DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
-      if derived.complete(.error(FutureError.timeout)) { self?.cancel() }
+      if slot.take()?.complete(.error(FutureError.timeout)) == true { self?.cancel() }
     }
     return derived
   }

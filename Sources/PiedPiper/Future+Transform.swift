@@ -1,12 +1,14 @@
 extension Future {
-  /// Returns a pending future fed by `body` once this future completes.
+  /// Returns a pending future completed by `body` once this future completes;
+  /// `body` completes it with ``completeLater(_:)`` and returns what that returns.
   /// Cancelling the returned future cancels this one.
   @inlinable
-  func derive<U>(_ body: @escaping @Sendable (FutureResult<Value>, Future<U>) -> Void) -> Future<U>
-  {
+  func derive<U>(
+    _ body: @escaping @Sendable (FutureResult<Value>, Future<U>) -> (any FutureDelivery)?
+  ) -> Future<U> {
     let derived = Future<U>(pending: ())
-    derived.onCancel { [weak self] in self?.cancel() }
-    onCompletion { body($0, derived) }
+    derived.cancelOnCancel(self)
+    if let started = chain({ body($0, derived) }) { drain(started) }
     return derived
   }
 
@@ -15,7 +17,7 @@ extension Future {
   @inlinable
   public func map<U>(_ transform: @escaping @Sendable (Value) throws -> U) -> Future<U> {
     if let result { return Future<U>(result: result.map(transform)) }
-    return derive { result, derived in derived.complete(result.map(transform)) }
+    return derive { result, derived in derived.completeLater(result.map(transform)) }
   }
 
   /// Returns a future that continues with the future produced from the value.
@@ -25,21 +27,27 @@ extension Future {
     if case .success(let value)? = result { return transform(value) }
     return derive { result, derived in
       switch result {
-      case .success(let value):
-        let next = transform(value)
-        derived.onCancel { [weak next] in next?.cancel() }
-        next.onCompletion { derived.complete($0) }
-      case .error(let error): derived.complete(.error(error))
-      case .cancelled: derived.complete(.cancelled)
+      case .success(let value): return derived.continue(with: transform(value))
+      case .error(let error): return derived.completeLater(.error(error))
+      case .cancelled: return derived.completeLater(.cancelled)
       }
     }
+  }
+
+  /// Completes this (derived, pending) future like `next`, and cancels `next`
+  /// when this one is cancelled. Returns the callbacks to run when `next` is
+  /// already complete.
+  @inlinable
+  func `continue`(with next: Future<Value>) -> (any FutureDelivery)? {
+    cancelOnCancel(next)
+    return next.chain { [self] in completeLater($0) }
   }
 
   /// Returns a future completed with the result produced from the value.
   @inlinable
   public func flatMap<U>(_ transform: @escaping @Sendable (Value) -> FutureResult<U>) -> Future<U> {
     if let result { return Future<U>(result: result.flatMap(transform)) }
-    return derive { result, derived in derived.complete(result.flatMap(transform)) }
+    return derive { result, derived in derived.completeLater(result.flatMap(transform)) }
   }
 
   /// Returns a future with the unwrapped value; `nil` fails it with ``FutureError/valueMissing``.
@@ -89,13 +97,8 @@ extension Future {
     if case .error(let error)? = result { return handler(error) }
     if result != nil { return self }
     return derive { result, derived in
-      guard case .error(let error) = result else {
-        derived.complete(result)
-        return
-      }
-      let next = handler(error)
-      derived.onCancel { [weak next] in next?.cancel() }
-      next.onCompletion { derived.complete($0) }
+      guard case .error(let error) = result else { return derived.completeLater(result) }
+      return derived.continue(with: handler(error))
     }
   }
 

@@ -138,11 +138,30 @@ public final class Future<Value: Sendable>: Sendable {
     case .none:
       break
     case .one(let handler):
-      handler.run(result)
+      if let next = handler.run(result) { drain(next) }
     case .many(let list):
-      for handler in list { handler.run(result) }
+      for handler in list {
+        if let next = handler.run(result) { drain(next) }
+      }
     }
     return true
+  }
+
+  /// Completes the future unless it is already complete, like ``complete(_:)``,
+  /// but returns its pending callbacks instead of running them: the caller runs
+  /// them (see ``FutureDelivery``). Returns nil when there is nothing to run.
+  @inlinable
+  func completeLater(_ result: FutureResult<Value>) -> (any FutureDelivery)? {
+    guard acquire() else { return nil }
+    storedResult = result
+    let waiting = handlers
+    handlers = .none
+    phase.store(Self.completed, ordering: .releasing)
+    switch waiting {
+    case .none: return nil
+    case .one(let handler): return Delivery(result, [handler])
+    case .many(let list): return Delivery(result, list)
+    }
   }
 
   /// Runs `handler` at once when the future is complete, or keeps it until it is.
@@ -150,11 +169,35 @@ public final class Future<Value: Sendable>: Sendable {
   func add(_ handler: Handler) {
     guard acquire() else {
       // Completed: `storedResult` is set for good.
-      if let result = storedResult { handler.run(result) }
+      if let result = storedResult, let next = handler.run(result) { drain(next) }
       return
     }
     handlers.append(handler)
     phase.store(Self.pending, ordering: .releasing)
+  }
+
+  /// Keeps `link` until the future completes; when it is complete already,
+  /// runs `link` at once and returns what it returns, for the caller to run.
+  @inlinable
+  func chain(_ link: @escaping Link) -> (any FutureDelivery)? {
+    guard acquire() else {
+      // Completed: `storedResult` is set for good.
+      guard let result = storedResult else { return nil }
+      return link(result)
+    }
+    handlers.append(.link(link))
+    phase.store(Self.pending, ordering: .releasing)
+    return nil
+  }
+
+  /// Keeps a link that, when this future is cancelled, cancels `other` too.
+  @inlinable
+  func cancelOnCancel<U>(_ other: Future<U>) {
+    let started = chain { [weak other] result in
+      guard case .cancelled = result else { return nil }
+      return other?.completeLater(.cancelled)
+    }
+    if let started { drain(started) }
   }
 
   /// Cancels the future. Pending callbacks see `.cancelled`; a future that is
@@ -202,6 +245,11 @@ public final class Future<Value: Sendable>: Sendable {
 }
 
 extension Future {
+  /// PiedPiper's own callback between two futures: it completes the next future
+  /// with ``completeLater(_:)`` and returns that future's callbacks to run.
+  @usableFromInline
+  typealias Link = @Sendable (FutureResult<Value>) -> (any FutureDelivery)?
+
   /// A registered callback, kept as the user gave it (no wrapping closure).
   @usableFromInline
   enum Handler {
@@ -209,17 +257,21 @@ extension Future {
     case success(@Sendable (Value) -> Void)
     case failure(@Sendable (any Error) -> Void)
     case cancellation(@Sendable () -> Void)
+    case link(Link)
 
-    /// Calls the callback when `result` is what it waits for.
+    /// Calls the callback when `result` is what it waits for; returns the
+    /// callbacks of the future a link completed, for the caller to run.
     @inlinable
-    func run(_ result: FutureResult<Value>) {
+    func run(_ result: FutureResult<Value>) -> (any FutureDelivery)? {
       switch (self, result) {
       case (.completion(let callback), _): callback(result)
       case (.success(let callback), .success(let value)): callback(value)
       case (.failure(let callback), .error(let error)): callback(error)
       case (.cancellation(let callback), .cancelled): callback()
+      case (.link(let link), _): return link(result)
       default: break
       }
+      return nil
     }
   }
 

@@ -94,6 +94,64 @@ struct FutureConcurrencyTests {
     #expect(total == 100)
   }
 
+  // MARK: shared futures
+
+  @Test("value: cancelling one awaiting task cancels the future for every waiter")
+  func valueCancelsSharedFuture() async {
+    let promise = Promise<Int>()
+    let cancelled = Task { try await promise.future.value }
+    let other = Task { try await promise.future.value }
+    cancelled.cancel()
+    await #expect(throws: CancellationError.self) { try await cancelled.value }
+    promise.succeed(7)
+    #expect(promise.future.result?.isCancelled == true)
+    await #expect(throws: CancellationError.self) { try await other.value }
+  }
+
+  @Test("sharedValue: a cancelled waiter stops waiting, the others get the value")
+  func sharedValueLeavesFutureRunning() async throws {
+    let promise = Promise<Int>()
+    let stopped = Counter()
+    promise.onCancel { stopped.increment() }
+    let cancelled = Task { try await promise.future.sharedValue }
+    let other = Task { try await promise.future.sharedValue }
+    cancelled.cancel()
+    await #expect(throws: CancellationError.self) { try await cancelled.value }
+    #expect(!promise.future.isCompleted)
+    promise.succeed(7)
+    #expect(try await other.value == 7)
+    #expect(stopped.value == 0)
+  }
+
+  @Test("sharedValue: an already-cancelled task throws at once and leaves the future pending")
+  func sharedValueAlreadyCancelled() async {
+    let promise = Promise<Int>()
+    let waiter = Task {
+      while !Task.isCancelled { await Task.yield() }
+      return try await promise.future.sharedValue
+    }
+    waiter.cancel()
+    await #expect(throws: CancellationError.self) { try await waiter.value }
+    #expect(!promise.future.isCompleted)
+  }
+
+  @Test("sharedValue returns the value, throws the error, or throws on cancellation")
+  func sharedValueOutcomes() async throws {
+    #expect(try await Future(3).sharedValue == 3)
+    let succeeding = Promise<Int>()
+    let failing = Promise<Int>()
+    let cancelled = Promise<Int>()
+    let waiters = [succeeding, failing, cancelled].map { promise in
+      Task { try await promise.future.sharedValue }
+    }
+    succeeding.succeed(4)
+    failing.fail(TestError(5))
+    cancelled.cancel()
+    #expect(try await waiters[0].value == 4)
+    await #expect(throws: TestError(5)) { try await waiters[1].value }
+    await #expect(throws: CancellationError.self) { try await waiters[2].value }
+  }
+
   // MARK: Future(operation:)
 
   @Test("Future(operation:) succeeds with the operation's value")

@@ -101,6 +101,27 @@ struct FutureTimingTests {
     #expect(limited.result?.isCancelled == true)
   }
 
+  @Test("A pending timeout timer keeps nothing of a completed future alive")
+  func timeoutReleasesResult() async {
+    weak var released: Tracked?
+    do {
+      let source = Promise<Tracked>()
+      let limited = source.future.timeout(after: 600)
+      let tracked = Tracked()
+      released = tracked
+      source.succeed(tracked)
+      #expect(limited.result?.value === tracked)
+    }
+    // The timer fires in 600 s; until then it must not hold the value.
+    #expect(released == nil)
+  }
+
+  @Test("A timeout still fails a future whose source nobody else holds")
+  func timeoutOfAbandonedSource() async {
+    let limited = Promise<Int>().future.timeout(after: 0.01)
+    #expect(await outcome(of: limited)?.futureError == .timeout)
+  }
+
   // MARK: retry
 
   @Test(

@@ -3,7 +3,8 @@ import Foundation
 /// A persistent level that keeps its values in a `UserDefaults` suite of its own.
 ///
 /// Values are encoded as JSON (`Data` values are stored as they are) under the
-/// key's ``StringConvertible/toString()``. A missing key fails with
+/// key's ``StringConvertible/toString()`` in Unicode NFC, so canonically
+/// equivalent spellings of a key (`"é"` precomposed or decomposed) are one key. A missing key fails with
 /// ``FetchError/valueNotInCache``; a stored value that cannot be decoded as
 /// `Value` fails with ``FetchError/invalidCachedData``. ``clear()`` removes only
 /// the values this kind of level wrote into its suite: the standard defaults
@@ -107,7 +108,7 @@ public final class UserDefaultsCacheLevel<
   private func load(_ key: Key) -> Result<
     (value: Value, record: UserDefaultsStoredRecord), any Error
   > {
-    let storageKey = Self.keyPrefix + key.toString()
+    let storageKey = Self.keyPrefix + CanonicalKey.string(for: key)
     let now = currentTime().nanoseconds
     let lookup: Lookup = defaults.withLock { defaults in
       guard let defaults else { return .unusableSuite }
@@ -180,7 +181,7 @@ public final class UserDefaultsCacheLevel<
       storedAt: now.nanoseconds,
       // A deadline that saturated to the end of representable time never comes.
       expiresAt: deadline.flatMap { $0 == .distantFuture ? nil : $0.nanoseconds })
-    let storageKey = Self.keyPrefix + key.toString()
+    let storageKey = Self.keyPrefix + CanonicalKey.string(for: key)
     let stored: Bool = defaults.withLock { defaults in
       guard let defaults else { return false }
       defaults.set(record.propertyList, forKey: storageKey)
@@ -193,7 +194,7 @@ public final class UserDefaultsCacheLevel<
   /// Removes the value stored under `key`, and writes the suite to disk.
   @discardableResult
   public func remove(_ key: Key) -> Future<Void> {
-    let storageKey = Self.keyPrefix + key.toString()
+    let storageKey = Self.keyPrefix + CanonicalKey.string(for: key)
     let removed: Bool = defaults.withLock { defaults in
       guard let defaults else { return false }
       defaults.removeObject(forKey: storageKey)

@@ -4,9 +4,13 @@ extension DateFormatter: TwoWayTransformer {
   public typealias TypeIn = Date
   public typealias TypeOut = String
 
-  /// Formats the date with this formatter.
+  /// Formats the date with this formatter; fails with
+  /// ``FetchError/valueTransformationFailed`` when the formatter cannot express it
+  /// (a date that is not finite or lies beyond the calendar's range).
   public func transform(_ value: Date) -> Future<String> {
-    Future(string(from: value))
+    // The formatter answers "" for what it cannot format; no date formats to "".
+    let text = value.timeIntervalSinceReferenceDate.isFinite ? string(from: value) : ""
+    return text.isEmpty ? Future(FetchError.valueTransformationFailed) : Future(text)
   }
 
   /// Parses the string with this formatter; fails with

@@ -41,6 +41,18 @@ struct UserDefaultsCacheLevelTests {
     #expect(try await level.get("ada").value == Profile(name: "Ada", age: 36))
   }
 
+  @Test("canonically equivalent spellings of a key are one key", arguments: [false, true])
+  func canonicalKeys(composedFirst: Bool) async throws {
+    let name = makeSuiteName()
+    defer { removeSuite(name) }
+    let composed = "caf\u{E9}"
+    let decomposed = "cafe\u{301}"
+    let (setKey, getKey) = composedFirst ? (composed, decomposed) : (decomposed, composed)
+    try await UserDefaultsCacheLevel<String, Int>(name: name).set(1, forKey: setKey).value
+
+    #expect(try await UserDefaultsCacheLevel<String, Int>(name: name).get(getKey).value == 1)
+  }
+
   @Test("a missing key fails with valueNotInCache")
   func missingKeyFails() throws {
     let name = makeSuiteName()

@@ -55,6 +55,19 @@ struct BuiltInTransformersTests {
         == .valueTransformationFailed)
   }
 
+  @Test(
+    "DateFormatter fails to transform a date it cannot express",
+    arguments: [1e20, -1e20, 1e15, .infinity, -.infinity, .nan])
+  func dateFormatterOutOfRange(secondsFromNow: TimeInterval) {
+    let dates = DateFormatter()
+    dates.locale = Locale(identifier: "en_US_POSIX")
+    dates.timeZone = TimeZone(identifier: "UTC")
+    dates.dateFormat = "yyyy-MM-dd HH:mm:ss"
+    let result = dates.transform(Date(timeIntervalSinceNow: secondsFromNow)).result
+    #expect(result?.value == nil)
+    #expect(result?.error as? FetchError == .valueTransformationFailed)
+  }
+
   @Test("formatters are safe to use from many threads")
   func formattersConcurrently() async {
     let dates = DateFormatter()

@@ -195,6 +195,16 @@ package enum DiskCacheFileFormat {
     field == neverExpires ? nil : field
   }
 
+  /// The size of the whole file whose header is `header` (at least
+  /// ``headerSize`` bytes) says it has, or nil when it is not a header of this format.
+  package static func declaredSize(_ header: UnsafeRawBufferPointer) -> UInt64? {
+    guard header.count >= headerSize, load(UInt32.self, header, 0) == magic else { return nil }
+    let lengths = UInt64(load(UInt32.self, header, 8)).addingReportingOverflow(
+      load(UInt64.self, header, 16))
+    let total = lengths.partialValue.addingReportingOverflow(UInt64(headerSize))
+    return lengths.overflow || total.overflow ? UInt64.max : total.partialValue
+  }
+
   @inline(__always)
   private static func load<T: FixedWidthInteger>(
     _ type: T.Type, _ file: UnsafeRawBufferPointer, _ offset: Int

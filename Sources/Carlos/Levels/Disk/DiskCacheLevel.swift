@@ -11,8 +11,8 @@ import Foundation
 ///   digest collision can never return another key's value (the later key simply
 ///   replaces the earlier one). Any key, however hostile (`../../etc/passwd`, an
 ///   absolute path, empty, huge, emoji), stays inside the folder. Keys are
-///   compared by their exact UTF-8 bytes: `"é"` precomposed and decomposed are
-///   two keys here, although Swift calls the strings equal.
+///   stored in Unicode NFC (see `CanonicalKey`): `"é"` precomposed and
+///   decomposed are one key here, as they are one `String` in Swift.
 /// - Capacity: the files (header and key included) never take more than
 ///   `capacity` bytes together once a `set` has completed; the least recently
 ///   read or written files are removed first, and a folder found over capacity
@@ -137,7 +137,7 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   /// ``FetchError/invalidKey`` when the key cannot be named. An expired value
   /// is a miss (and its file is removed).
   public func get(_ key: Key) -> Future<Value> {
-    let keyBytes = Array(key.toString().utf8)
+    let keyBytes = Array(CanonicalKey.string(for: key).utf8)
     guard let lookup = lookUp(keyBytes) else { return coder.failed(FetchError.invalidKey) }
     switch lookup {
     case .disk(let file, let stamp):
@@ -165,7 +165,7 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   /// print(entry.value, entry.storedAt, entry.expiresAt ?? "never")
   /// ```
   public func entry(forKey key: Key) -> Future<CacheEntry<Value>> {
-    let keyBytes = Array(key.toString().utf8)
+    let keyBytes = Array(CanonicalKey.string(for: key).utf8)
     guard let lookup = lookUp(keyBytes) else { return Future(FetchError.invalidKey) }
     switch lookup {
     case .disk(let file, let stamp):
@@ -225,7 +225,7 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
 
   /// Stores `value` for `key`, expiring as `expiry` says.
   private func store(_ value: Value, forKey key: Key, expiry: Expiry) -> Future<Void> {
-    let keyBytes = Array(key.toString().utf8)
+    let keyBytes = Array(CanonicalKey.string(for: key).utf8)
     guard keyBytes.count <= UInt32.max, let file = file(of: keyBytes) else {
       return Future(FetchError.invalidKey)
     }
@@ -267,7 +267,7 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   /// ``FetchError/invalidKey`` when the key cannot be named.
   @discardableResult
   public func remove(_ key: Key) -> Future<Void> {
-    let keyBytes = Array(key.toString().utf8)
+    let keyBytes = Array(CanonicalKey.string(for: key).utf8)
     guard keyBytes.count <= UInt32.max, let file = file(of: keyBytes) else {
       return Future(FetchError.invalidKey)
     }
@@ -400,10 +400,14 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     let name = file.name
     let filePath = file.path
     var contents: DiskFile.Contents
-    switch DiskFile.read(filePath) {
+    switch DiskFile.read(filePath, limits: readLimits) {
     case .success(let found):
       contents = found
     case .failure(.missing):
+      return coder.failed(FetchError.valueNotInCache)
+    case .failure(.rejected(let reason, let identity)):
+      Logger.log("Disk cache removes \(filePath), not a cache file: \(reason)", .warning)
+      if let identity { removeLater(name, ifStill: identity) }
       return coder.failed(FetchError.valueNotInCache)
     case .failure(.unreadable(let code)):
       Logger.log("Disk cache could not read \(filePath): \(DiskFile.describe(code))", .warning)
@@ -463,15 +467,30 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     return coder.succeeded(value)
   }
 
+  /// What a read accepts: nothing larger than the capacity or than its header says.
+  private var readLimits: DiskFile.ReadLimits {
+    DiskFile.ReadLimits(
+      maximumSize: capacity, headerSize: DiskCacheFileFormat.headerSize,
+      declaredSize: DiskCacheFileFormat.declaredSize)
+  }
+
   /// Removes the file called `name` when it is still the file that was read
   /// (a write may have replaced it meanwhile).
   private func removeLater(_ name: String, ifStill identity: DiskFile.Identity) {
     queue.async { [self] in
       let filePath = filePath(name)
       guard let info = DiskFile.info(filePath), info.identity == identity else { return }
-      DiskFile.removeItem(filePath)
+      removeAnything(at: filePath)
       state.withLock { $0.recordRemoval(name) }
     }
+  }
+
+  /// Removes what is at `path`, a directory (and what it holds) included.
+  @discardableResult
+  private func removeAnything(at path: String) -> Bool {
+    if DiskFile.removeItem(path) { return true }
+    guard errno == EISDIR || errno == EPERM else { return false }
+    return (try? fileManager.removeItem(atPath: path)) != nil
   }
 
   // MARK: - Writing
@@ -508,6 +527,13 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
       var failure = attemptWrite(prefix: prefix, body: body, destination: destination)
       if let first = failure, first.errno == ENOENT, (try? createDirectory()) != nil {
         // The folder was removed behind the level's back: recreated, try once more.
+        failure = attemptWrite(prefix: prefix, body: body, destination: destination)
+      }
+      if let first = failure, first.path == destination,
+        [EISDIR, ENOTEMPTY, EEXIST].contains(first.errno),
+        DiskFile.info(destination)?.isRegularFile == false, removeAnything(at: destination)
+      {
+        // A directory sits where the file goes: removed, try once more.
         failure = attemptWrite(prefix: prefix, body: body, destination: destination)
       }
       return failure

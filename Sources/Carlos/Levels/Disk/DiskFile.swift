@@ -76,14 +76,42 @@ enum DiskFile {
     case missing
     /// Something is at the path but could not be read (errno).
     case unreadable(Int32)
+    /// What is at the path cannot be a cache file (not a regular file, or not
+    /// the size it must be); it was not read. `identity` names it for removal.
+    case rejected(reason: String, identity: Identity?)
   }
 
-  /// Reads the whole regular file at `path`.
-  static func read(_ path: String) -> Result<Contents, ReadFailure> {
-    let descriptor = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
+  /// What a read accepts: the largest file, and how to tell from a file's first
+  /// bytes the size it must have.
+  struct ReadLimits {
+    /// Larger files are rejected before anything is read.
+    var maximumSize: UInt64
+    /// How many leading bytes ``declaredSize`` needs.
+    var headerSize: Int
+    /// The size the leading bytes say the file has; nil when they cannot say.
+    var declaredSize: (UnsafeRawBufferPointer) -> UInt64?
+  }
+
+  /// Files up to this size are read in one go; larger ones have their declared
+  /// size checked after the first bytes, before the rest is read.
+  static let checkedReadThreshold = 64 * 1024
+
+  /// Reads the whole regular file at `path`, within `limits`.
+  ///
+  /// Never follows a symbolic link and never blocks on a FIFO or device: what is
+  /// not a regular file is rejected without being read, and so is a file larger
+  /// than the limit or than its first bytes declare.
+  static func read(_ path: String, limits: ReadLimits) -> Result<Contents, ReadFailure> {
+    let descriptor = path.withCString {
+      open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+    }
     guard descriptor >= 0 else {
       let code = errno
-      return .failure(code == ENOENT || code == ENOTDIR ? .missing : .unreadable(code))
+      if code == ENOENT || code == ENOTDIR { return .failure(.missing) }
+      if code == ELOOP {
+        return .failure(.rejected(reason: "a symbolic link", identity: info(path)?.identity))
+      }
+      return .failure(.unreadable(code))
     }
     var status = stat()
     guard fstat(descriptor, &status) == 0 else {
@@ -91,32 +119,67 @@ enum DiskFile {
       _ = close(descriptor)
       return .failure(.unreadable(code))
     }
+    let identity = Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     guard (status.st_mode & S_IFMT) == S_IFREG, status.st_size >= 0 else {
       _ = close(descriptor)
-      return .failure(.unreadable(EISDIR))
+      return .failure(.rejected(reason: "not a regular file", identity: identity))
+    }
+    guard UInt64(status.st_size) <= limits.maximumSize else {
+      _ = close(descriptor)
+      return .failure(
+        .rejected(
+          reason: "\(status.st_size) bytes, more than the capacity", identity: identity))
     }
     let size = Int(status.st_size)
     let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 1), alignment: 16)
     var done = 0
-    while done < size, let base = bytes.baseAddress {
-      let result = systemRead(descriptor, base + done, size - done)
-      if result > 0 {
-        done += result
-      } else if result == 0 {
-        break  // the file shrank since fstat: what was read is checked like any other content
-      } else if errno != EINTR {
-        let code = errno
+    if size > checkedReadThreshold, size >= limits.headerSize {
+      // Read the header first: a file longer than it says is rejected unread.
+      if let code = readFully(descriptor, bytes, from: &done, to: limits.headerSize) {
         bytes.deallocate()
         _ = close(descriptor)
         return .failure(.unreadable(code))
       }
+      let header = UnsafeRawBufferPointer(rebasing: bytes[0..<done])
+      if done == limits.headerSize, let declared = limits.declaredSize(header),
+        declared != UInt64(size)
+      {
+        bytes.deallocate()
+        _ = close(descriptor)
+        return .failure(
+          .rejected(
+            reason: "\(size) bytes where its header says \(declared)", identity: identity))
+      }
     }
-    let identity = Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+    if let code = readFully(descriptor, bytes, from: &done, to: size) {
+      bytes.deallocate()
+      _ = close(descriptor)
+      return .failure(.unreadable(code))
+    }
     let contents = UnsafeMutableRawBufferPointer(rebasing: bytes[0..<done])
     return .success(
       Contents(
         descriptor: descriptor, identity: identity, modified: modificationTime(status),
         bytes: contents))
+  }
+
+  /// Reads into `bytes` from offset `done` up to `end`, or to the end of the
+  /// file if it comes first (a file that shrank is checked like any other
+  /// content); returns errno on failure.
+  private static func readFully(
+    _ descriptor: Int32, _ bytes: UnsafeMutableRawBufferPointer, from done: inout Int, to end: Int
+  ) -> Int32? {
+    while done < end, let base = bytes.baseAddress {
+      let result = systemRead(descriptor, base + done, end - done)
+      if result > 0 {
+        done += result
+      } else if result == 0 {
+        break
+      } else if errno != EINTR {
+        return errno
+      }
+    }
+    return nil
   }
 
   /// Writes `prefix` followed by `body` to a new file at `temporaryPath`, then
@@ -237,7 +300,7 @@ enum DiskFile {
   }
 }
 
-/// `read(2)`, named apart from ``DiskFile/read(_:)``.
+/// `read(2)`, named apart from ``DiskFile/read(_:limits:)``.
 @inline(__always)
 private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int
 {
