@@ -26,6 +26,8 @@ let catalog: [Example] = [
   .remove,
   .expiry,
   .refresh,
+  .statistics,
+  .observations,
   .cacheProvider,
   .originalReadme,
 ]

@@ -50,6 +50,10 @@ public final class UserDefaultsCacheLevel<
   /// `UserDefaults` is not `Sendable` on Linux: every access to it goes through
   /// this lock. `nil` when `name` is not a usable suite name.
   private let defaults: Lock<UserDefaults?>
+  /// Counts hits and misses.
+  private let recorder = StatisticsRecorder()
+  /// The level's observers; events are emitted under `defaults`' lock, in order.
+  private let hub = EventHub<String>()
   /// The latest time read from `clock`, so that time never goes back for the level.
   private let timeline = Lock(MonotonicReading())
 
@@ -75,8 +79,12 @@ public final class UserDefaultsCacheLevel<
   /// Returns the value stored under `key`; an expired value is a miss (and is removed).
   public func get(_ key: Key) -> Future<Value> {
     switch load(key) {
-    case .success(let found): return Future(found.value)
-    case .failure(let error): return Future(error)
+    case .success(let found):
+      recorder.recordHit()
+      return Future(found.value)
+    case .failure(let error):
+      recorder.recordMiss()
+      return Future(error)
     }
   }
 
@@ -93,6 +101,7 @@ public final class UserDefaultsCacheLevel<
   public func entry(forKey key: Key) -> Future<CacheEntry<Value>> {
     switch load(key) {
     case .success(let found):
+      recorder.recordHit()
       return Future(
         CacheEntry(
           value: found.value,
@@ -100,6 +109,7 @@ public final class UserDefaultsCacheLevel<
             ?? .distantPast,
           expiresAt: found.record.expiresAt.map { CacheInstant(nanoseconds: $0).date }))
     case .failure(let error):
+      recorder.recordMiss()
       return Future(error)
     }
   }
@@ -118,6 +128,7 @@ public final class UserDefaultsCacheLevel<
       if record.isExpired(at: now) {
         defaults.removeObject(forKey: storageKey)
         defaults.synchronize()
+        hub.emit(.expired(String(storageKey.dropFirst(Self.keyPrefix.count))))
         return .missing
       }
       return .found(record)
@@ -186,6 +197,7 @@ public final class UserDefaultsCacheLevel<
       guard let defaults else { return false }
       defaults.set(record.propertyList, forKey: storageKey)
       defaults.synchronize()
+      hub.emit(.set(String(storageKey.dropFirst(Self.keyPrefix.count))))
       return true
     }
     return stored ? Future() : Future(UserDefaultsCacheLevelError.invalidSuiteName(name))
@@ -197,8 +209,10 @@ public final class UserDefaultsCacheLevel<
     let storageKey = Self.keyPrefix + CanonicalKey.string(for: key)
     let removed: Bool = defaults.withLock { defaults in
       guard let defaults else { return false }
+      let existed = defaults.object(forKey: storageKey) != nil
       defaults.removeObject(forKey: storageKey)
       defaults.synchronize()
+      if existed { hub.emit(.removed(String(storageKey.dropFirst(Self.keyPrefix.count)))) }
       return true
     }
     return removed ? Future() : Future(UserDefaultsCacheLevelError.invalidSuiteName(name))
@@ -220,6 +234,7 @@ public final class UserDefaultsCacheLevel<
       for (key, value) in stored where key.hasPrefix(Self.keyPrefix) {
         if let record = UserDefaultsStoredRecord(value), record.isExpired(at: now) {
           defaults.removeObject(forKey: key)
+          hub.emit(.expired(String(key.dropFirst(Self.keyPrefix.count))))
           removed = true
         }
       }
@@ -238,11 +253,42 @@ public final class UserDefaultsCacheLevel<
         defaults.removeObject(forKey: key)
       }
       defaults.synchronize()
+      hub.emit(.cleared)
     }
   }
 
-  /// Does nothing: the level keeps nothing in memory that it could drop.
-  public func onMemoryWarning() {}
+  /// Keeps everything (the level holds nothing in memory it could drop), and
+  /// tells the observers.
+  public func onMemoryWarning() {
+    hub.emit(.memoryWarning)
+  }
+
+  /// What the level has done since it was created: hits and misses.
+  public var statistics: CacheStatistics {
+    recorder.snapshot
+  }
+
+  /// Calls `callback` with every event of the level (set, removed, expired,
+  /// cleared, memory warning), keys as their strings in Unicode NFC, until the
+  /// token is cancelled or released.
+  public func observe(_ callback: @escaping @Sendable (CacheEvent<String>) -> Void)
+    -> ObservationToken
+  {
+    hub.observe(where: { _ in true }, callback)
+  }
+
+  /// Calls `callback` with the events about `key`, clears and memory warnings.
+  public func observe(
+    key: Key, _ callback: @escaping @Sendable (CacheEvent<String>) -> Void
+  ) -> ObservationToken {
+    let name = CanonicalKey.string(for: key)
+    return hub.observe(where: { event in event.key.map { $0 == name } ?? true }, callback)
+  }
+
+  /// Waits until every event emitted so far has reached the observers (for tests).
+  package func eventsDelivered() async {
+    await hub.afterDelivery()
+  }
 
   /// The time now for the level: never earlier than an earlier answer.
   private func currentTime() -> CacheInstant {

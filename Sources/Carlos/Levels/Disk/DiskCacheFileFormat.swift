@@ -127,6 +127,15 @@ package enum DiskCacheFileFormat {
     }
   }
 
+  /// Where the key is in a file whose first bytes are `header`; nil when they
+  /// are not the start of a cache file.
+  package static func keyRange(inHeader header: UnsafeRawBufferPointer) -> Range<Int>? {
+    guard header.count >= version1HeaderSize, load(UInt32.self, header, 0) == magic,
+      let size = headerSize(of: load(UInt16.self, header, 4))
+    else { return nil }
+    return size..<(size + Int(load(UInt32.self, header, 8)))
+  }
+
   /// Checks the structure and checksum of a whole file and tells where its
   /// key and value are, and when the value was stored and expires.
   package static func inspect(_ file: UnsafeRawBufferPointer) -> Result<Entry, Corruption> {

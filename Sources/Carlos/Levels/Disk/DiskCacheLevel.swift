@@ -84,6 +84,10 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   /// shared pool is busy: its work blocks on the disk.
   private let queue: DispatchQueue
   private let state: Lock<DiskCacheLevelState>
+  /// Counts hits, misses and evictions.
+  private let recorder = StatisticsRecorder()
+  /// The level's observers; events carry the keys' canonical strings.
+  private let hub = EventHub<String>()
   /// Starts the name of every temporary file of this level: `.tmp-<pid>-<random>-`.
   private let temporaryPrefix: String
   /// The latest time read from `clock`, so that time never goes back for the level.
@@ -137,6 +141,17 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   /// ``FetchError/invalidKey`` when the key cannot be named. An expired value
   /// is a miss (and its file is removed).
   public func get(_ key: Key) -> Future<Value> {
+    counted(lookUpValue(key))
+  }
+
+  /// Counts `answer` as a hit or a miss (it is always complete).
+  private func counted<T>(_ answer: Future<T>) -> Future<T> {
+    if case .success? = answer.result { recorder.recordHit() } else { recorder.recordMiss() }
+    return answer
+  }
+
+  /// The get, without counting.
+  private func lookUpValue(_ key: Key) -> Future<Value> {
     let keyBytes = Array(CanonicalKey.string(for: key).utf8)
     guard let lookup = lookUp(keyBytes) else { return coder.failed(FetchError.invalidKey) }
     switch lookup {
@@ -165,6 +180,11 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   /// print(entry.value, entry.storedAt, entry.expiresAt ?? "never")
   /// ```
   public func entry(forKey key: Key) -> Future<CacheEntry<Value>> {
+    counted(lookUpEntry(key))
+  }
+
+  /// The entry, without counting.
+  private func lookUpEntry(_ key: Key) -> Future<CacheEntry<Value>> {
     let keyBytes = Array(CanonicalKey.string(for: key).utf8)
     guard let lookup = lookUp(keyBytes) else { return Future(FetchError.invalidKey) }
     switch lookup {
@@ -253,7 +273,9 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
       // The file is in place (or the write failed): gets read the disk again.
       state.withLock { $0.endWrite(name, generation: generation) }
       switch outcome {
-      case .success: promise.succeed(())
+      case .success:
+        hub.emit(.set(String(decoding: keyBytes, as: UTF8.self)))
+        promise.succeed(())
       case .failure(let error): promise.fail(error)
       }
     }
@@ -283,11 +305,13 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     let generation = state.withLock { $0.beginWrite(name, key: keyBytes, value: nil) }
     let promise = Promise<Void>()
     queue.async { [self] in
+      let existed = hub.isObserved && DiskFile.info(file.path) != nil
       DiskFile.removeItem(file.path)
       state.withLock { state in
         state.recordRemoval(name)
         state.endWrite(name, generation: generation)
       }
+      if existed { hub.emit(.removed(String(decoding: keyBytes, as: UTF8.self))) }
       promise.succeed(())
     }
     return promise.future
@@ -329,7 +353,10 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     else {
       return false
     }
-    return DiskFile.removeItem(filePath)
+    let key = observedKey(ofFileAt: filePath)
+    guard DiskFile.removeItem(filePath) else { return false }
+    if let key { hub.emit(.expired(key)) }
+    return true
   }
 
   /// When the file at `filePath` expires, read from its header; nil when it
@@ -375,6 +402,7 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
         state.recordClear()
         state.pendingClears -= 1
       }
+      hub.emit(.cleared)
     }
   }
 
@@ -383,6 +411,40 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   /// are kept: the level needs them to honor its capacity.
   public func onMemoryWarning() {
     state.withLock { $0.forgetFileNames() }
+    queue.async { [self] in hub.emit(.memoryWarning) }
+  }
+
+  // MARK: - Statistics and observations
+
+  /// What the level has done since it was created: hits, misses (corrupt and
+  /// expired files included), and the files evicted for capacity with their bytes.
+  public var statistics: CacheStatistics {
+    recorder.snapshot
+  }
+
+  /// Calls `callback` with every event of the level, in the order the level's
+  /// queue carried them out, until the token is cancelled or released. Events
+  /// carry the keys' strings (in Unicode NFC): set, removed, expired, evicted
+  /// (these two read the key from the file, only while someone observes),
+  /// cleared and memory warnings.
+  public func observe(_ callback: @escaping @Sendable (CacheEvent<String>) -> Void)
+    -> ObservationToken
+  {
+    hub.observe(where: { _ in true }, callback)
+  }
+
+  /// Calls `callback` with the events about `key`, clears and memory warnings.
+  public func observe(
+    key: Key, _ callback: @escaping @Sendable (CacheEvent<String>) -> Void
+  ) -> ObservationToken {
+    let name = CanonicalKey.string(for: key)
+    return hub.observe(where: { event in event.key.map { $0 == name } ?? true }, callback)
+  }
+
+  /// Waits until every event emitted so far has reached the observers (for tests).
+  package func eventsDelivered() async {
+    await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+    await hub.afterDelivery()
   }
 
   // MARK: - Reading
@@ -430,7 +492,7 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     // Another key with the same digest: a valid file, but not ours.
     guard sameKey else { return coder.failed(FetchError.valueNotInCache) }
     if isExpired(entry.expiresAt) {
-      removeLater(name, ifStill: contents.identity)
+      removeLater(name, ifStill: contents.identity, expiredKey: keyBytes)
       return coder.failed(FetchError.valueNotInCache)
     }
     guard entry.encoding == coder.encoding else {
@@ -475,14 +537,29 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   }
 
   /// Removes the file called `name` when it is still the file that was read
-  /// (a write may have replaced it meanwhile).
-  private func removeLater(_ name: String, ifStill identity: DiskFile.Identity) {
+  /// (a write may have replaced it meanwhile); `expiredKey` is the key of an
+  /// expired file, for the observers.
+  private func removeLater(
+    _ name: String, ifStill identity: DiskFile.Identity, expiredKey: [UInt8]? = nil
+  ) {
     queue.async { [self] in
       let filePath = filePath(name)
       guard let info = DiskFile.info(filePath), info.identity == identity else { return }
       removeAnything(at: filePath)
       state.withLock { $0.recordRemoval(name) }
+      if let expiredKey { hub.emit(.expired(String(decoding: expiredKey, as: UTF8.self))) }
     }
+  }
+
+  /// The key stored in the file at `filePath`, when observers need it (nil otherwise).
+  private func observedKey(ofFileAt filePath: String) -> String? {
+    guard hub.isObserved,
+      let head = DiskFile.readHead(filePath, count: DiskCacheFileFormat.headerSize),
+      let keyRange = head.bytes.withUnsafeBytes({ DiskCacheFileFormat.keyRange(inHeader: $0) }),
+      let whole = DiskFile.readHead(filePath, count: keyRange.upperBound),
+      whole.bytes.count == keyRange.upperBound
+    else { return nil }
+    return String(decoding: whole.bytes[keyRange], as: UTF8.self)
   }
 
   /// Removes what is at `path`, a directory (and what it holds) included.
@@ -562,7 +639,9 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
       let now = currentTime().nanoseconds
       let expired = state.withLock { $0.deadlines.takeExpired(at: now, excluding: kept) }
       for name in expired {
+        let key = observedKey(ofFileAt: filePath(name))
         DiskFile.removeItem(filePath(name))
+        if let key { hub.emit(.expired(key)) }
       }
       state.withLock { state in
         for name in expired { state.recordRemoval(name) }
@@ -573,10 +652,15 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     }
     guard !victims.isEmpty else { return }
     for victim in victims {
+      let key = observedKey(ofFileAt: filePath(victim))
       DiskFile.removeItem(filePath(victim))
+      if let key { hub.emit(.evicted(key)) }
     }
     state.withLock { state in
-      for victim in victims { state.recordRemoval(victim) }
+      for victim in victims {
+        recorder.recordEviction(cost: Int(clamping: state.index.size(of: victim) ?? 0))
+        state.recordRemoval(victim)
+      }
     }
   }
 
