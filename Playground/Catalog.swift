@@ -25,4 +25,5 @@ let catalog: [Example] = [
   .userDefaultsLevel,
   .cacheProvider,
   .originalReadme,
+  .migrating,
 ]
