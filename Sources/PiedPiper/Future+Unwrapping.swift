@@ -3,7 +3,7 @@ extension Future {
   /// the calling thread: it succeeds with the value, or fails with
   /// ``FutureError/valueMissing`` when `closure` returns `nil`.
   ///
-  /// For work that should not block the caller, use ``init(operation:)``;
+  /// For work that should not block the caller, use ``init(operation:)-1jtnj``;
   /// a trailing closure, `Future { … }`, always means that one.
   @inlinable
   @_disfavoredOverload
