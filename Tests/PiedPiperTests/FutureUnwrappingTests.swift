@@ -15,6 +15,12 @@ struct FutureUnwrappingTests {
     #expect(future.result?.futureError == .valueMissing)
   }
 
+  @Test("An error thrown by the closure fails the future with it")
+  func thrownError() {
+    let future = Future<Int>(unwrapping: { throw TestError(5) })
+    #expect(future.result?.testError == TestError(5))
+  }
+
   @Test("The closure runs once, at once")
   func runsOnce() {
     let calls = Counter()
@@ -40,5 +46,14 @@ struct FutureUnwrappingTests {
   func originalSpelling() {
     #expect(Future(closure: { Int("7") }).result?.value == 7)
     #expect(Future(closure: { Int("x") }).result?.futureError == .valueMissing)
+  }
+
+  @Test("An original trailing closure that cannot be an operation still compiles, synchronously")
+  @available(*, deprecated)
+  func originalTrailingClosure() {
+    // `nil` cannot be a String, so this is not `Future(operation:)`: it is the
+    // original `Future(closure:)`, evaluated at once.
+    let future: Future<String> = Future { nil }
+    #expect(future.result?.futureError == .valueMissing)
   }
 }
