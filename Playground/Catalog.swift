@@ -30,4 +30,5 @@ let catalog: [Example] = [
   .observations,
   .cacheProvider,
   .originalReadme,
+  .migrating,
 ]

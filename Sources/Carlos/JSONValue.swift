@@ -1,4 +1,5 @@
-/// A JSON document of any shape: the value type of ``CacheProvider/JSONCache()``
+/// A JSON document of any shape: the value type of
+/// ``CacheProvider/JSONCache(folder:memoryCapacity:diskCapacity:fetcher:)``
 /// and ``CacheProvider/sharedJSONCache``.
 ///
 /// Use it when the shape of the JSON is not known in advance; decode into your

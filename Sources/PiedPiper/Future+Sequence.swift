@@ -28,9 +28,31 @@ extension Sequence {
   }
 
   /// Returns a future with the values of the futures that succeeded, in order,
-  /// once all have completed. Never fails. Cancelling it cancels all.
+  /// once all have completed. Failures are left out, so it never fails; a
+  /// cancelled future cancels it (as in the original PiedPiper), and cancelling
+  /// it cancels all.
   public func mergeSome<T: Sendable>() -> Future<[T]> where Element == Future<T> {
-    collect { $0.compactMap { $0.value } }
+    let futures = Array(self)
+    if futures.isEmpty { return Future([]) }
+    let merged = Future<[T]>(pending: ())
+    merged.onCancel { futures.forEach { $0.cancel() } }
+    let slots = Lock<(values: [T?], remaining: Int)>(
+      (Array(repeating: nil, count: futures.count), futures.count))
+    for (index, future) in futures.enumerated() {
+      future.onCompletion { result in
+        if result.isCancelled {
+          merged.cancel()
+          return
+        }
+        let values: [T]? = slots.withLock { slots in
+          slots.values[index] = result.value
+          slots.remaining -= 1
+          return slots.remaining == 0 ? slots.values.compactMap { $0 } : nil
+        }
+        if let values { merged.complete(.success(values)) }
+      }
+    }
+    return merged
   }
 
   /// Returns a future that succeeds once every future has succeeded, and fails
@@ -64,28 +86,5 @@ extension Sequence {
   /// failing fast like ``mergeAll()``.
   public func traverse<U: Sendable>(_ transform: (Element) -> Future<U>) -> Future<[U]> {
     map(transform).mergeAll()
-  }
-
-  /// Completes with every result once all futures have completed.
-  func collect<T: Sendable, U: Sendable>(
-    _ finish: @escaping @Sendable ([FutureResult<T>]) -> U
-  ) -> Future<U> where Element == Future<T> {
-    let futures = Array(self)
-    if futures.isEmpty { return Future(finish([])) }
-    let collected = Future<U>(pending: ())
-    collected.onCancel { futures.forEach { $0.cancel() } }
-    let slots = Lock<(results: [FutureResult<T>?], remaining: Int)>(
-      (Array(repeating: nil, count: futures.count), futures.count))
-    for (index, future) in futures.enumerated() {
-      future.onCompletion { result in
-        let results: [FutureResult<T>]? = slots.withLock { slots in
-          slots.results[index] = result
-          slots.remaining -= 1
-          return slots.remaining == 0 ? slots.results.map { $0! } : nil
-        }
-        if let results { collected.complete(.success(finish(results))) }
-      }
-    }
-    return collected
   }
 }

@@ -37,17 +37,22 @@ public final class Promise<Value: Sendable>: Sendable {
   }
 
   /// Completes the future with `result`, unless it is already complete.
+  /// Returns the promise, for chaining.
   @inlinable
-  public func mimic(_ result: FutureResult<Value>) {
+  @discardableResult
+  public func mimic(_ result: FutureResult<Value>) -> Promise<Value> {
     future.complete(result)
+    return self
   }
 
   /// Completes this promise's future the way `other` completes. Cancelling this
-  /// promise's future cancels `other`.
+  /// promise's future cancels `other`. Returns the promise, for chaining.
   @inlinable
-  public func mimic(_ other: Future<Value>) {
+  @discardableResult
+  public func mimic(_ other: Future<Value>) -> Promise<Value> {
     future.onCancel { [weak other] in other?.cancel() }
     other.onCompletion { [future] result in future.complete(result) }
+    return self
   }
 
   /// Registers work to stop when the consumer cancels the future.

@@ -61,7 +61,7 @@ struct FutureSequenceTests {
     let merged = sources.map(\.future).mergeSome()
     sources[4].succeed(4)
     sources[1].fail(TestError(1))
-    sources[3].cancel()
+    sources[3].fail(TestError(3))
     sources[2].succeed(2)
     #expect(!merged.isCompleted)
     sources[0].succeed(0)
@@ -70,9 +70,30 @@ struct FutureSequenceTests {
 
   @Test("mergeSome never fails")
   func mergeSomeAllFail() {
-    let merged = [Future<Int>(TestError(1)), Future(result: .cancelled)].mergeSome()
+    let merged = [Future<Int>(TestError(1)), Future(TestError(2))].mergeSome()
     #expect(merged.result?.value == [])
     #expect([Future<Int>]().mergeSome().result?.value == [])
+  }
+
+  @Test("A cancelled input cancels mergeSome, and with it the inputs still running")
+  func mergeSomeCancelledInput() {
+    let sources = promises(3)
+    let merged = sources.map(\.future).mergeSome()
+    sources[0].succeed(0)
+    sources[1].cancel()
+    #expect(merged.result?.isCancelled == true)
+    #expect(sources[0].future.result?.value == 0)
+    #expect(sources[2].future.result?.isCancelled == true)
+  }
+
+  @Test("A cancelled input cancels mergeSome also when it completes last")
+  func mergeSomeCancelledLast() {
+    let sources = promises(2)
+    let merged = sources.map(\.future).mergeSome()
+    sources[0].succeed(0)
+    sources[1].cancel()
+    #expect(merged.result?.isCancelled == true)
+    #expect([Future<Int>(1), Future(result: .cancelled)].mergeSome().result?.isCancelled == true)
   }
 
   // MARK: all

@@ -103,7 +103,7 @@ where Upper.KeyType: Hashable, Lower.KeyType == Upper.KeyType, Lower.OutputType 
     composed.getWithSource(key)
   }
 
-  /// Stores `value` in both levels (see ``CacheLevel/compose(_:)``).
+  /// Stores `value` in both levels, as `upper >>> lower` does.
   @discardableResult
   public func set(_ value: OutputType, forKey key: KeyType) -> Future<Void> {
     composed.set(value, forKey: key)

@@ -82,7 +82,7 @@ extension CacheLevel {
 
 /// A level that knows when each of its values was stored and when it expires.
 ///
-/// The built-in storing levels conform; ``CacheLevel/refreshing(from:after:clock:)``
+/// The built-in storing levels conform; ``TimedCacheLevel/refreshing(from:after:clock:)``
 /// needs one as its upper level.
 public protocol TimedCacheLevel<KeyType, OutputType>: CacheLevel {
   /// The value stored under `key`, with when it was stored and when it expires.
