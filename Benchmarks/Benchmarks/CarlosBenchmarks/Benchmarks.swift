@@ -16,6 +16,7 @@ let benchmarks: @Sendable () -> Void = {
   memoryLevelBenchmarks()
   expiryBenchmarks()
   statisticsBenchmarks()
+  concurrentMemoryBenchmarks()
   compositionBenchmarks()
   memoryBaselineBenchmarks()
   diskBaselineBenchmarks()

@@ -1,0 +1,107 @@
+import Benchmark
+import Carlos
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A dictionary split into 64 shards, each behind its own mutex: the simplest
+/// memory cache whose reads scale with cores.
+final class ShardedMutexDictionary: Sendable {
+  /// One shard: a class, so that a mutex (which cannot be copied) can live in an array.
+  final class Shard: Sendable {
+    let storage = Mutex<[String: Data]>([:])
+  }
+
+  private let shards: [Shard] = (0..<64).map { _ in Shard() }
+
+  private func shard(_ key: String) -> Shard { shards[key.hashValue & 63] }
+
+  func get(_ key: String) -> Data? { shard(key).storage.withLock { $0[key] } }
+
+  func set(_ value: Data, forKey key: String) { shard(key).storage.withLock { $0[key] = value } }
+}
+
+/// A cache under test: how to get and set one fixture key.
+struct ConcurrentSubject: Sendable {
+  let get: @Sendable (String) -> Void
+  let set: @Sendable (Data, String) -> Void
+
+  static func memoryLevel(_ policy: EvictionPolicy) -> ConcurrentSubject {
+    let level = MemoryCacheLevel<String, Data>(capacity: 64 << 20, policy: policy)
+    for i in 0..<Fixtures.keyCount { level.set(Fixtures.value(i), forKey: Fixtures.key(i)) }
+    return ConcurrentSubject(
+      get: { key in level.get(key).onSuccess { blackHole($0) } },
+      set: { value, key in blackHole(level.set(value, forKey: key)) })
+  }
+
+  static var mutexDictionary: ConcurrentSubject {
+    let cache = MutexDictionary()
+    for i in 0..<Fixtures.keyCount { cache.set(Fixtures.value(i), forKey: Fixtures.key(i)) }
+    return ConcurrentSubject(get: { blackHole(cache.get($0)) }, set: { cache.set($0, forKey: $1) })
+  }
+
+  static var shardedDictionary: ConcurrentSubject {
+    let cache = ShardedMutexDictionary()
+    for i in 0..<Fixtures.keyCount { cache.set(Fixtures.value(i), forKey: Fixtures.key(i)) }
+    return ConcurrentSubject(get: { blackHole(cache.get($0)) }, set: { cache.set($0, forKey: $1) })
+  }
+}
+
+/// Operations per thread in one sample.
+let concurrentOperations = 65_536
+
+/// Runs `concurrentOperations` operations on each of `threads` threads at once:
+/// every tenth a set when `setsEvery` is 10, gets otherwise.
+func runConcurrently(_ subject: ConcurrentSubject, threads: Int, setsEvery: Int = 0) {
+  DispatchQueue.concurrentPerform(iterations: threads) { thread in
+    let offset = thread &* 509
+    for i in 0..<concurrentOperations {
+      let key = Fixtures.key(i &+ offset)
+      if setsEvery > 0, i % setsEvery == 0 {
+        subject.set(Fixtures.value(i &+ offset), key)
+      } else {
+        subject.get(key)
+      }
+    }
+  }
+}
+
+/// Get hits (and a 90 % get / 10 % set mix) on 1,024 hot keys with one and two
+/// threads: the figure is the time of one sample, in which each thread does
+/// 65,536 operations, so two threads scale perfectly when their time equals one
+/// thread's.
+func concurrentMemoryBenchmarks() {
+  let configuration = Benchmark.Configuration(
+    metrics: [.wallClock],
+    timeUnits: .microseconds,
+    warmupIterations: 3,
+    scalingFactor: .one,
+    maxDuration: .seconds(3),
+    maxIterations: 200
+  )
+  let subjects: [(String, @Sendable () -> ConcurrentSubject)] = [
+    ("baseline Dictionary+Mutex", { .mutexDictionary }),
+    ("baseline sharded Dictionary+Mutex", { .shardedDictionary }),
+    ("Carlos MemoryCacheLevel adaptive", { .memoryLevel(.adaptiveTinyLFU) }),
+    ("Carlos MemoryCacheLevel lru", { .memoryLevel(.lru) }),
+  ]
+  for (name, make) in subjects {
+    for threads in [1, 2] {
+      let label = threads == 1 ? "1 thread" : "2 threads"
+      Benchmark("memory.concurrent · \(name), \(label), get hits", configuration: configuration) {
+        _, subject in
+        runConcurrently(subject, threads: threads)
+      } setup: {
+        make()
+      }
+      Benchmark(
+        "memory.concurrent.mix · \(name), \(label), 90% gets 10% sets", configuration: configuration
+      ) {
+        _, subject in
+        runConcurrently(subject, threads: threads, setsEvery: 10)
+      } setup: {
+        make()
+      }
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import Synchronization
+
+/// Where readers of a ``MemoryCacheLevel`` note their hits and misses for the
+/// eviction policy, without taking the policy's lock.
+///
+/// The buffers are striped by thread: a reader writes into the stripe of its
+/// thread under that stripe's lock, tried without waiting; if another thread
+/// holds it, or the stripe is full, the note is dropped. Dropping costs only a
+/// little accuracy in the policy's picture of what is popular — never a value,
+/// never the capacity bound. Whoever holds the policy's lock drains every stripe
+/// and applies the notes in order (writers always drain first, so a single thread
+/// sees its reads applied exactly in order).
+@usableFromInline
+final class ReadBuffers: Sendable {
+  /// One stripe: a fixed ring of notes and a hint of how many it holds.
+  @usableFromInline
+  final class Stripe: Sendable {
+    @usableFromInline let notes = Lock(Notes())
+    /// How many notes the stripe holds, read without the lock to skip empty stripes.
+    @usableFromInline let pending = Atomic<Int>(0)
+    let padding: (Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0)
+
+    @usableFromInline init() {}
+  }
+
+  /// The notes of a stripe.
+  @usableFromInline
+  struct Notes: Sendable {
+    @usableFromInline var items = ContiguousArray(repeating: 0, count: ReadBuffers.capacity)
+    @usableFromInline var count = 0
+
+    @usableFromInline init() {}
+  }
+
+  /// How many notes a stripe holds.
+  @usableFromInline static var capacity: Int { 32 }
+  /// How many notes make a reader try to drain.
+  @usableFromInline static var drainThreshold: Int { 16 }
+  @usableFromInline static var stripeCount: Int { 16 }
+
+  @usableFromInline let stripes: [Stripe]
+
+  @usableFromInline
+  init() {
+    stripes = (0..<Self.stripeCount).map { _ in Stripe() }
+  }
+
+  /// Notes `note` in the calling thread's stripe; returns whether the stripe is
+  /// full enough to be drained. Never waits.
+  @inlinable
+  func record(_ note: Int) -> Bool {
+    let thread = UInt64(threadIdentity())
+    let stripe = stripes[Int(truncatingIfNeeded: (thread &* 0x9E37_79B9_7F4A_7C15) >> 60)]
+    let count = stripe.notes.withLockIfAvailable { notes -> Int in
+      guard notes.count < Self.capacity else { return notes.count }
+      notes.items[notes.count] = note
+      notes.count += 1
+      return notes.count
+    }
+    guard let count else { return false }
+    stripe.pending.store(count, ordering: .relaxed)
+    return count >= Self.drainThreshold
+  }
+
+  /// Moves every note into `drained`, stripe by stripe.
+  @inlinable
+  func drain(into drained: inout [Int]) {
+    for stripe in stripes where stripe.pending.load(ordering: .relaxed) > 0 {
+      stripe.notes.withLock { notes in
+        drained.append(contentsOf: notes.items[0..<notes.count])
+        notes.count = 0
+      }
+      stripe.pending.store(0, ordering: .relaxed)
+    }
+  }
+
+  /// A note of a hit on `slot` (below 2^32) in its generation `generation`
+  /// (compared on its low 30 bits).
+  @inlinable
+  static func hit(slot: Int, generation: UInt32) -> Int {
+    (Int(generation & 0x3FFF_FFFF) << 33) | (slot << 1)
+  }
+
+  /// The slot and generation of a hit note.
+  @inlinable
+  static func decodeHit(_ note: Int) -> (slot: Int, generation: UInt32) {
+    ((note >> 1) & 0xFFFF_FFFF, UInt32(truncatingIfNeeded: note >> 33) & 0x3FFF_FFFF)
+  }
+
+  /// A note of a miss of a key with hash `hash`.
+  @inlinable
+  static func miss(hash: UInt64) -> Int {
+    Int(truncatingIfNeeded: hash << 1) | 1
+  }
+}
