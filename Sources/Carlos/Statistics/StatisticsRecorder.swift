@@ -1,13 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The counters behind a level's ``CacheStatistics``, striped by thread: each
 /// thread adds to the counters of its own stripe, so threads reading at once do not
 /// write to one shared cache line. A snapshot sums the stripes; totals are exact.
@@ -39,9 +31,7 @@ final class StatisticsRecorder: Sendable {
   /// The stripe of the calling thread.
   @inlinable
   var stripe: Stripe {
-    let thread = UInt64(threadIdentity())
-    let index = Int(truncatingIfNeeded: (thread &* 0x9E37_79B9_7F4A_7C15) >> 60)
-    return stripes[index & (Self.stripeCount - 1)]
+    stripes[threadStripe() & (Self.stripeCount - 1)]
   }
 
   @inlinable
@@ -49,6 +39,13 @@ final class StatisticsRecorder: Sendable {
 
   @inlinable
   func recordMiss() { stripe.misses.wrappingAdd(1, ordering: .relaxed) }
+
+  /// Counts a hit in stripe `stripe` (a ``threadStripe()`` number), for callers
+  /// that looked their stripe up already.
+  @inlinable
+  func recordHit(stripe: Int) {
+    stripes[stripe & (Self.stripeCount - 1)].hits.wrappingAdd(1, ordering: .relaxed)
+  }
 
   @inlinable
   func recordLoad(succeeded: Bool, nanoseconds: Int) {
@@ -84,14 +81,4 @@ final class StatisticsRecorder: Sendable {
     total.totalLoadTime = .nanoseconds(nanoseconds)
     return total
   }
-}
-
-/// A number that tells the calling thread apart from the other running threads.
-@inlinable
-func threadIdentity() -> UInt {
-  #if canImport(Darwin)
-    return UInt(bitPattern: pthread_self())
-  #else
-    return UInt(pthread_self())
-  #endif
 }

@@ -126,8 +126,10 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
     let hash = key.hashValue
     switch read(key, hash: hash) {
     case .hit(let future, let note, _, _):
-      recorder?.recordHit()
-      if buffers.record(note) { drainIfFree() }
+      // The thread's stripe first: no opaque call then keeps the level's parts alive.
+      let stripe = threadStripe()
+      recorder?.recordHit(stripe: stripe)
+      if buffers.record(note, stripe: stripe) { drainIfFree() }
       return future
     case .miss(let expiredSlot):
       missed(hash: hash, expired: expiredSlot != nil)
@@ -143,7 +145,9 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
     case .hit(let future, let note, let storedAt, let deadline):
       recorder?.recordHit()
       if buffers.record(note) { drainIfFree() }
-      guard case .success(let value)? = future.result else { return Future(FetchError.valueNotInCache) }
+      guard case .success(let value)? = future.result else {
+        return Future(FetchError.valueNotInCache)
+      }
       return Future(
         CacheEntry(
           value: value, storedAt: CacheInstant(nanoseconds: storedAt).date,
@@ -165,7 +169,8 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
         let now = currentTime()
         guard now < deadline else { return .miss(expiredSlot: entry.slot) }
         if entry.slide > 0 {
-          entry.deadline = CacheInstant(nanoseconds: now).adding(nanoseconds: entry.slide).nanoseconds
+          entry.deadline =
+            CacheInstant(nanoseconds: now).adding(nanoseconds: entry.slide).nanoseconds
         }
       }
       let note = ReadBuffers.hit(slot: entry.slot, generation: entry.generation)
@@ -197,7 +202,8 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   }
 
   /// Applies the read notes when no one holds the policy's lock; never waits.
-  @usableFromInline
+  /// Inlinable, so the drain is specialized for the level's key and value types.
+  @inlinable
   func drainIfFree() {
     table.withLockIfAvailable { [buffers] table in table.drain(buffers) }
   }

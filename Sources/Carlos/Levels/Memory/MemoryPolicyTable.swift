@@ -14,6 +14,8 @@ struct MemoryPolicyTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   @usableFromInline var hashes: ContiguousArray<Int> = []
   /// Bumped each time a slot is freed, so notes about its former key are ignored.
   @usableFromInline var generations: ContiguousArray<UInt32> = []
+  /// Whether each slot holds an entry (checked without touching the generic keys).
+  @usableFromInline var occupied: ContiguousArray<Bool> = []
   /// The shard entry of each slot, reused with the slot.
   @usableFromInline var entries: ContiguousArray<ShardEntry<Value>?> = []
   /// Slots that hold nothing and can be reused.
@@ -89,7 +91,7 @@ struct MemoryPolicyTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         continue
       }
       let (slot, generation) = ReadBuffers.decodeHit(note)
-      guard slot < keys.count, keys[slot] != nil,
+      guard slot < occupied.count, occupied[slot],
         generations[slot] & 0x3FFF_FFFF == generation
       else { continue }
       policy.recordHit(slot)
@@ -111,7 +113,8 @@ struct MemoryPolicyTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     let fresh = freeSlots.last ?? keys.count
     let generation = fresh < generations.count ? generations[fresh] : 0
     let reusable = fresh < entries.count ? entries[fresh] : nil
-    let (slot, created) = shard(hash).entries.withLock { shardEntries -> (Int, ShardEntry<Value>?) in
+    let (slot, created) = shard(hash).entries.withLock {
+      shardEntries -> (Int, ShardEntry<Value>?) in
       let hashed = HashedKey(key, hash: hash)
       if let existing = shardEntries[hashed] {
         existing.fill(
@@ -130,11 +133,13 @@ struct MemoryPolicyTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         keys.append(key)
         hashes.append(hash)
         generations.append(0)
+        occupied.append(true)
         entries.append(created)
       } else {
         freeSlots.removeLast()
         keys[slot] = key
         hashes[slot] = hash
+        occupied[slot] = true
       }
       count += 1
       policy.insert(slot, cost: cost, hash: UInt64(bitPattern: Int64(hash)))
@@ -200,6 +205,7 @@ struct MemoryPolicyTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     wheel.unschedule(slot)
     entries[slot]?.stored = .empty
     keys[slot] = nil
+    occupied[slot] = false
     generations[slot] &+= 1
     freeSlots.append(slot)
     count -= 1
@@ -224,6 +230,7 @@ struct MemoryPolicyTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     keys = []
     hashes = []
     generations = []
+    occupied = []
     entries = []
     freeSlots = []
     count = 0

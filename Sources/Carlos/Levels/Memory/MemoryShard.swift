@@ -34,7 +34,8 @@ struct HashedKey<Key: Hashable & Sendable>: Hashable, Sendable {
 ///
 /// `@unchecked Sendable`: every field is read and written only under the lock
 /// of the shard that holds the entry (or by the policy table, under its own lock,
-/// while no shard holds the entry).
+/// while no shard holds the entry). That lock is also why the fields skip the
+/// run-time exclusivity checks: two accesses can never overlap.
 @usableFromInline
 final class ShardEntry<Value: Sendable>: @unchecked Sendable {
   /// A stored value, as stored or already wrapped for readers.
@@ -47,17 +48,17 @@ final class ShardEntry<Value: Sendable>: @unchecked Sendable {
   }
 
   /// The value; its first read wraps it in a completed future that every later read shares.
-  @usableFromInline var stored: Stored
+  @usableFromInline @exclusivity(unchecked) var stored: Stored
   /// The entry's slot in the eviction policy.
   @usableFromInline let slot: Int
   /// The slot's generation when the entry took it (tells reused slots apart).
-  @usableFromInline var generation: UInt32 = 0
+  @usableFromInline @exclusivity(unchecked) var generation: UInt32 = 0
   /// When the value expires (nanoseconds since 1970), or ``TimerWheel/none``.
-  @usableFromInline var deadline: Int64 = TimerWheel.none
+  @usableFromInline @exclusivity(unchecked) var deadline: Int64 = TimerWheel.none
   /// How long a read extends the value's life (after-access expiry), or 0.
-  @usableFromInline var slide: Int64 = 0
+  @usableFromInline @exclusivity(unchecked) var slide: Int64 = 0
   /// When the value was stored.
-  @usableFromInline var storedAt: Int64 = 0
+  @usableFromInline @exclusivity(unchecked) var storedAt: Int64 = 0
 
   @inlinable
   init(value: Value, slot: Int) {

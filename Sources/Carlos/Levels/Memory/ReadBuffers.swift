@@ -49,8 +49,13 @@ final class ReadBuffers: Sendable {
   /// full enough to be drained. Never waits.
   @inlinable
   func record(_ note: Int) -> Bool {
-    let thread = UInt64(threadIdentity())
-    let stripe = stripes[Int(truncatingIfNeeded: (thread &* 0x9E37_79B9_7F4A_7C15) >> 60)]
+    record(note, stripe: threadStripe())
+  }
+
+  /// Notes `note` in stripe `stripe` (a ``threadStripe()`` number).
+  @inlinable
+  func record(_ note: Int, stripe number: Int) -> Bool {
+    let stripe = stripes[number & (Self.stripeCount - 1)]
     let count = stripe.notes.withLockIfAvailable { notes -> Int in
       guard notes.count < Self.capacity else { return notes.count }
       notes.items[notes.count] = note
