@@ -22,6 +22,8 @@ final class NetworkTransferDelegate: NSObject, URLSessionDataDelegate, Sendable 
   private let timeout: TimeInterval
   private let maximumResponseSize: Int
   private let timerQueue = DispatchQueue(label: "Carlos.NetworkFetcher.timeouts")
+  /// Where tasks are cancelled, off the delegate queue.
+  private let cancelQueue = DispatchQueue(label: "Carlos.NetworkFetcher.cancel")
 
   init(timeout: TimeInterval, maximumResponseSize: Int) {
     self.timeout = timeout
@@ -66,11 +68,11 @@ final class NetworkTransferDelegate: NSObject, URLSessionDataDelegate, Sendable 
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
     let identifier = dataTask.taskIdentifier
     let tooLarge: Bool = transfers.withLock { transfers in
-      guard var transfer = transfers[identifier] else { return false }
-      if transfer.body.count + data.count > maximumResponseSize { return true }
-      transfer.body.append(data)
-      transfer.lastActivity = .now()
-      transfers[identifier] = transfer
+      guard let received = transfers[identifier]?.body.count else { return false }
+      if received + data.count > maximumResponseSize { return true }
+      // Appended in place: the body is never copied.
+      transfers[identifier]?.body.append(data)
+      transfers[identifier]?.lastActivity = .now()
       return false
     }
     if tooLarge {
@@ -105,7 +107,12 @@ final class NetworkTransferDelegate: NSObject, URLSessionDataDelegate, Sendable 
   /// task unless it succeeded. Does nothing when the transfer already finished.
   private func finish(_ identifier: Int, with result: FutureResult<Data>) {
     guard let transfer = transfers.withLock({ $0.removeValue(forKey: identifier) }) else { return }
-    if result.value == nil { transfer.task.cancel() }
+    if result.value == nil {
+      // `cancel()` waits for the session's queue, which is busy receiving: do
+      // not hold up this queue meanwhile, it has received data to drop.
+      let task = transfer.task
+      cancelQueue.async { task.cancel() }
+    }
     transfer.promise.complete(result)
   }
 

@@ -140,6 +140,32 @@ struct NetworkFetcherTests {
     #expect(await server.waitForClientDisconnect("/endless", timeout: 60))
   }
 
+  @Test(
+    "a response far above the limit fails as soon as the limit is crossed, and the connection closes",
+    arguments: [true, false])
+  func hugeResponseIsRejectedAtOnce(declaringLength: Bool) async throws {
+    // 1 TB in 64 KiB pieces, as fast as the client takes them: it never ends
+    // while the test runs, so only the client can close the connection.
+    let server = try TestServer { _ in
+      .generated(length: 1_000_000_000_000, declaringLength: declaringLength)
+    }
+    defer { server.stop() }
+    let limit = 1_000_000
+    let fetcher = NetworkFetcher(timeout: 5, maximumResponseSize: limit)
+
+    let result = await outcome(of: fetcher.get(server.url("/huge")))
+    let sentBeforeRejection = server.generatedBytesSent("/huge")
+
+    #expect(networkError(result) == .responseTooLarge(limit: limit))
+    // Whatever reaches the process before the rejection piles up in memory; it
+    // used to be 50 MB to the whole body, while the rejection waited for the
+    // session to take the cancellation.
+    #expect(
+      sentBeforeRejection <= limit + 16 * 1024 * 1024,
+      "the server had sent \(sentBeforeRejection) bytes when the request failed")
+    #expect(await server.waitForClientDisconnect("/huge", timeout: 60))
+  }
+
   @Test("a refused connection fails with a connection error")
   func refusedConnectionFails() async throws {
     let refusing = try RefusingPort()
