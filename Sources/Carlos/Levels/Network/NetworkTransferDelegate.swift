@@ -25,8 +25,11 @@ final class NetworkTransferDelegate: NSObject, URLSessionDataDelegate, Sendable 
   /// Where tasks are cancelled, off the delegate queue.
   private let cancelQueue = DispatchQueue(label: "Carlos.NetworkFetcher.cancel")
 
-  init(timeout: TimeInterval, maximumResponseSize: Int) {
+  private let deadline: TimeInterval?
+
+  init(timeout: TimeInterval, deadline: TimeInterval?, maximumResponseSize: Int) {
     self.timeout = timeout
+    self.deadline = deadline
     self.maximumResponseSize = maximumResponseSize
   }
 
@@ -39,6 +42,12 @@ final class NetworkTransferDelegate: NSObject, URLSessionDataDelegate, Sendable 
       self?.finish(identifier, with: .cancelled)
     }
     scheduleTimeoutCheck(identifier, after: timeout)
+    if let deadline {
+      timerQueue.asyncAfter(deadline: .now() + deadline) { [weak self] in
+        self?.finish(
+          identifier, with: .error(NetworkFetcherError.deadlineExceeded(seconds: deadline)))
+      }
+    }
     task.resume()
   }
 
@@ -63,6 +72,35 @@ final class NetworkTransferDelegate: NSObject, URLSessionDataDelegate, Sendable 
     }
     transfers.withLock { $0[identifier]?.lastActivity = .now() }
     completionHandler(.allow)
+  }
+
+  func urlSession(
+    _ session: URLSession,
+    task: URLSessionTask,
+    willPerformHTTPRedirection response: HTTPURLResponse,
+    newRequest request: URLRequest,
+    completionHandler: @escaping @Sendable (URLRequest?) -> Void
+  ) {
+    // FoundationNetworking turns a Location of another scheme into a path on
+    // the same host, so judge the Location the server sent, not `request`.
+    let location = response.value(forHTTPHeaderField: "Location").flatMap {
+      URL(string: $0, relativeTo: response.url)?.absoluteURL
+    }
+    guard let target = location ?? request.url, Self.isFetchable(target),
+      let url = request.url, Self.isFetchable(url)
+    else {
+      let target = location ?? request.url ?? URL(fileURLWithPath: "/")
+      finish(task.taskIdentifier, with: .error(NetworkFetcherError.unsupportedRedirect(target)))
+      completionHandler(nil)
+      return
+    }
+    completionHandler(request)
+  }
+
+  /// Whether `url` is an `http` or `https` URL with a host.
+  private static func isFetchable(_ url: URL) -> Bool {
+    guard let scheme = url.scheme?.lowercased() else { return false }
+    return (scheme == "http" || scheme == "https") && url.host != nil
   }
 
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
