@@ -90,7 +90,11 @@ final class NetworkTransferDelegate: NSObject, URLSessionDataDelegate, Sendable 
       let url = request.url, Self.isFetchable(url)
     else {
       let target = location ?? request.url ?? URL(fileURLWithPath: "/")
-      finish(task.taskIdentifier, with: .error(NetworkFetcherError.unsupportedRedirect(target)))
+      // Declined, the task ends by itself with the redirect response; cancelling
+      // it as well would race FoundationNetworking, which waits for this answer.
+      finish(
+        task.taskIdentifier, with: .error(NetworkFetcherError.unsupportedRedirect(target)),
+        cancellingTask: false)
       completionHandler(nil)
       return
     }
@@ -142,10 +146,13 @@ final class NetworkTransferDelegate: NSObject, URLSessionDataDelegate, Sendable 
   // MARK: - Completion
 
   /// Removes the transfer and completes its promise with `result`; cancels the
-  /// task unless it succeeded. Does nothing when the transfer already finished.
-  private func finish(_ identifier: Int, with result: FutureResult<Data>) {
+  /// task unless it succeeded or `cancellingTask` is false. Does nothing when
+  /// the transfer already finished.
+  private func finish(
+    _ identifier: Int, with result: FutureResult<Data>, cancellingTask: Bool = true
+  ) {
     guard let transfer = transfers.withLock({ $0.removeValue(forKey: identifier) }) else { return }
-    if result.value == nil {
+    if result.value == nil && cancellingTask {
       // `cancel()` waits for the session's queue, which is busy receiving: do
       // not hold up this queue meanwhile, it has received data to drop.
       let task = transfer.task
