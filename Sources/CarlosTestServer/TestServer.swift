@@ -52,6 +52,12 @@ public final class TestServer: Sendable {
     core.state.withLock { $0.requests[path, default: 0] }
   }
 
+  /// How many bytes of generated bodies (see ``TestServerResponse/generated(length:declaringLength:pieceSize:pieceDelay:)``)
+  /// the server has handed to the network for `path`.
+  public func generatedBytesSent(_ path: String) -> Int {
+    core.state.withLock { $0.generatedBytes[path, default: 0] }
+  }
+
   /// How many requests the server has read, for every path.
   public var totalRequestCount: Int {
     core.state.withLock { $0.requests.values.reduce(0, +) }
@@ -101,6 +107,7 @@ final class TestServerCore: Sendable {
   struct State {
     var requests: [String: Int] = [:]
     var disconnects: [String: Int] = [:]
+    var generatedBytes: [String: Int] = [:]
     var openConnections: Set<Int32> = []
     var stopped = false
     var listenerClosed = false
@@ -182,6 +189,10 @@ final class TestServerCore: Sendable {
 
   func recordRequest(_ path: String) {
     state.withLock { $0.requests[path, default: 0] += 1 }
+  }
+
+  func recordBodyBytes(_ path: String, _ count: Int) {
+    state.withLock { $0.generatedBytes[path, default: 0] += count }
   }
 
   func recordDisconnect(_ path: String) {

@@ -16,7 +16,10 @@ extension TestServerCore {
     }
     recordRequest(path)
     let response = handler(path)
-    switch send(response, on: connection) {
+    let outcome =
+      response.generatedBodyLength == nil
+      ? send(response, on: connection) : sendGenerated(response, path: path, on: connection)
+    switch outcome {
     case .completed:
       finish(connection)
     case .clientClosed:
@@ -54,6 +57,37 @@ extension TestServerCore {
       let paused = pause(response.chunkDelay, watching: connection)
       if paused != .completed { return paused }
     }
+    return Socket.sendAll(connection, Array("0\r\n\r\n".utf8)) ? .completed : closedOrStopped()
+  }
+
+  /// Sends a response whose body is generated piece by piece, counting the body
+  /// bytes the socket accepted.
+  private func sendGenerated(_ response: TestServerResponse, path: String, on connection: Int32)
+    -> SendOutcome
+  {
+    let length = response.generatedBodyLength ?? 0
+    let declared = response.declaresGeneratedLength
+    let waited = pause(response.delay, watching: connection)
+    if waited != .completed { return waited }
+    guard
+      Socket.sendAll(
+        connection, Self.headBytes(for: response, bodyLength: declared ? length : nil))
+    else { return closedOrStopped() }
+    let pieceSize = max(response.chunkSize ?? 64 * 1024, 1)
+    let piece = [UInt8](repeating: 0x61, count: pieceSize)
+    var sent = 0
+    while sent < length {
+      let count = min(pieceSize, length - sent)
+      let bytes = count == pieceSize ? piece : Array(piece.prefix(count))
+      let framed =
+        declared ? bytes : Array(String(count, radix: 16).utf8) + [13, 10] + bytes + [13, 10]
+      guard Socket.sendAll(connection, framed) else { return closedOrStopped() }
+      sent += count
+      recordBodyBytes(path, count)
+      let paused = pause(response.chunkDelay, watching: connection)
+      if paused != .completed { return paused }
+    }
+    if declared { return .completed }
     return Socket.sendAll(connection, Array("0\r\n\r\n".utf8)) ? .completed : closedOrStopped()
   }
 

@@ -10,8 +10,13 @@ import Foundation
 /// a body larger than ``maximumResponseSize`` fails with
 /// ``NetworkFetcherError/responseTooLarge(limit:)`` without reading the rest;
 /// when nothing arrives for ``timeout`` seconds the request fails with
-/// ``NetworkFetcherError/timedOut``. Cancelling the returned future cancels the
-/// HTTP request and the future ends cancelled. Safe to use from many threads.
+/// ``NetworkFetcherError/timedOut``, and when the whole request takes longer
+/// than ``deadline`` seconds it fails with
+/// ``NetworkFetcherError/deadlineExceeded(seconds:)``. Redirects are followed
+/// only to `http` and `https` URLs; any other fails with
+/// ``NetworkFetcherError/unsupportedRedirect(_:)``. Cancelling the returned
+/// future cancels the HTTP request and the future ends cancelled. Safe to use
+/// from many threads.
 ///
 /// Each fetcher owns one `URLSession`, released when the fetcher is.
 public final class NetworkFetcher: Fetcher {
@@ -23,6 +28,9 @@ public final class NetworkFetcher: Fetcher {
 
   /// Seconds without any data from the server before a request fails.
   public let timeout: TimeInterval
+  /// The most seconds a whole request may take, however steadily data arrives;
+  /// `nil` for no limit.
+  public let deadline: TimeInterval?
   /// The largest response body, in bytes, the fetcher accepts.
   public let maximumResponseSize: Int
 
@@ -34,18 +42,23 @@ public final class NetworkFetcher: Fetcher {
   /// - Parameters:
   ///   - timeout: seconds without any data from the server before a request
   ///     fails with ``NetworkFetcherError/timedOut``.
+  ///   - deadline: the most seconds a whole request may take before it fails
+  ///     with ``NetworkFetcherError/deadlineExceeded(seconds:)``; `nil` (the
+  ///     default) for no limit beyond `timeout`.
   ///   - maximumResponseSize: the largest body, in bytes, a request may return.
   ///   - configuration: the session configuration (caching, headers, proxies);
   ///     the fetcher never uses a URL cache of its own, Carlos levels do the caching.
   public init(
     timeout: TimeInterval = 30,
+    deadline: TimeInterval? = nil,
     maximumResponseSize: Int = NetworkFetcher.defaultMaximumResponseSize,
     configuration: URLSessionConfiguration = .ephemeral
   ) {
     self.timeout = max(timeout, 0.001)
+    self.deadline = deadline.map { max($0, 0.001) }
     self.maximumResponseSize = max(maximumResponseSize, 0)
     delegate = NetworkTransferDelegate(
-      timeout: self.timeout, maximumResponseSize: self.maximumResponseSize)
+      timeout: self.timeout, deadline: self.deadline, maximumResponseSize: self.maximumResponseSize)
     session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
   }
 

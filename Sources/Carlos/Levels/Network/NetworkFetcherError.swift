@@ -12,6 +12,10 @@ public enum NetworkFetcherError: Error, Equatable, Sendable, CustomStringConvert
   case invalidResponse
   /// Nothing arrived from the server for longer than the fetcher's timeout.
   case timedOut
+  /// The whole request took longer than the fetcher's deadline (in seconds).
+  case deadlineExceeded(seconds: TimeInterval)
+  /// The server redirected to a URL that is not `http` or `https`.
+  case unsupportedRedirect(URL)
   /// The server could not be reached (refused, unknown host, connection lost);
   /// carries the system's description.
   case connectionFailed(String)
@@ -31,6 +35,10 @@ public enum NetworkFetcherError: Error, Equatable, Sendable, CustomStringConvert
       return "the answer was not an HTTP response"
     case .timedOut:
       return "the request timed out"
+    case .deadlineExceeded(let seconds):
+      return "the request took longer than its deadline of \(seconds) s"
+    case .unsupportedRedirect(let url):
+      return "the server redirected to \(url.absoluteString); only http and https are followed"
     case .connectionFailed(let reason):
       return "could not connect to the server: \(reason)"
     case .transferFailed(let reason):

@@ -22,9 +22,14 @@ final class NetworkTransferDelegate: NSObject, URLSessionDataDelegate, Sendable 
   private let timeout: TimeInterval
   private let maximumResponseSize: Int
   private let timerQueue = DispatchQueue(label: "Carlos.NetworkFetcher.timeouts")
+  /// Where tasks are cancelled, off the delegate queue.
+  private let cancelQueue = DispatchQueue(label: "Carlos.NetworkFetcher.cancel")
 
-  init(timeout: TimeInterval, maximumResponseSize: Int) {
+  private let deadline: TimeInterval?
+
+  init(timeout: TimeInterval, deadline: TimeInterval?, maximumResponseSize: Int) {
     self.timeout = timeout
+    self.deadline = deadline
     self.maximumResponseSize = maximumResponseSize
   }
 
@@ -37,6 +42,12 @@ final class NetworkTransferDelegate: NSObject, URLSessionDataDelegate, Sendable 
       self?.finish(identifier, with: .cancelled)
     }
     scheduleTimeoutCheck(identifier, after: timeout)
+    if let deadline {
+      timerQueue.asyncAfter(deadline: .now() + deadline) { [weak self] in
+        self?.finish(
+          identifier, with: .error(NetworkFetcherError.deadlineExceeded(seconds: deadline)))
+      }
+    }
     task.resume()
   }
 
@@ -63,14 +74,47 @@ final class NetworkTransferDelegate: NSObject, URLSessionDataDelegate, Sendable 
     completionHandler(.allow)
   }
 
+  func urlSession(
+    _ session: URLSession,
+    task: URLSessionTask,
+    willPerformHTTPRedirection response: HTTPURLResponse,
+    newRequest request: URLRequest,
+    completionHandler: @escaping @Sendable (URLRequest?) -> Void
+  ) {
+    // FoundationNetworking turns a Location of another scheme into a path on
+    // the same host, so judge the Location the server sent, not `request`.
+    let location = response.value(forHTTPHeaderField: "Location").flatMap {
+      URL(string: $0, relativeTo: response.url)?.absoluteURL
+    }
+    guard let target = location ?? request.url, Self.isFetchable(target),
+      let url = request.url, Self.isFetchable(url)
+    else {
+      let target = location ?? request.url ?? URL(fileURLWithPath: "/")
+      // Declined, the task ends by itself with the redirect response; cancelling
+      // it as well would race FoundationNetworking, which waits for this answer.
+      finish(
+        task.taskIdentifier, with: .error(NetworkFetcherError.unsupportedRedirect(target)),
+        cancellingTask: false)
+      completionHandler(nil)
+      return
+    }
+    completionHandler(request)
+  }
+
+  /// Whether `url` is an `http` or `https` URL with a host.
+  private static func isFetchable(_ url: URL) -> Bool {
+    guard let scheme = url.scheme?.lowercased() else { return false }
+    return (scheme == "http" || scheme == "https") && url.host != nil
+  }
+
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
     let identifier = dataTask.taskIdentifier
     let tooLarge: Bool = transfers.withLock { transfers in
-      guard var transfer = transfers[identifier] else { return false }
-      if transfer.body.count + data.count > maximumResponseSize { return true }
-      transfer.body.append(data)
-      transfer.lastActivity = .now()
-      transfers[identifier] = transfer
+      guard let received = transfers[identifier]?.body.count else { return false }
+      if received + data.count > maximumResponseSize { return true }
+      // Appended in place: the body is never copied.
+      transfers[identifier]?.body.append(data)
+      transfers[identifier]?.lastActivity = .now()
       return false
     }
     if tooLarge {
@@ -102,10 +146,18 @@ final class NetworkTransferDelegate: NSObject, URLSessionDataDelegate, Sendable 
   // MARK: - Completion
 
   /// Removes the transfer and completes its promise with `result`; cancels the
-  /// task unless it succeeded. Does nothing when the transfer already finished.
-  private func finish(_ identifier: Int, with result: FutureResult<Data>) {
+  /// task unless it succeeded or `cancellingTask` is false. Does nothing when
+  /// the transfer already finished.
+  private func finish(
+    _ identifier: Int, with result: FutureResult<Data>, cancellingTask: Bool = true
+  ) {
     guard let transfer = transfers.withLock({ $0.removeValue(forKey: identifier) }) else { return }
-    if result.value == nil { transfer.task.cancel() }
+    if result.value == nil && cancellingTask {
+      // `cancel()` waits for the session's queue, which is busy receiving: do
+      // not hold up this queue meanwhile, it has received data to drop.
+      let task = transfer.task
+      cancelQueue.async { task.cancel() }
+    }
     transfer.promise.complete(result)
   }
 

@@ -140,6 +140,89 @@ struct NetworkFetcherTests {
     #expect(await server.waitForClientDisconnect("/endless", timeout: 60))
   }
 
+  @Test(
+    "a response far above the limit fails, and the connection closes",
+    arguments: [true, false])
+  func hugeResponseIsRejected(declaringLength: Bool) async throws {
+    // 1 TB in 64 KiB pieces, 1 ms apart (64 MB/s, so other tests keep some of
+    // the processor): it never ends while the test runs, so only the client can
+    // close the connection.
+    let server = try TestServer { _ in
+      .generated(
+        length: 1_000_000_000_000, declaringLength: declaringLength, pieceDelay: 0.001)
+    }
+    defer { server.stop() }
+    let limit = 1_000_000
+    let fetcher = NetworkFetcher(timeout: 5, maximumResponseSize: limit)
+
+    let result = await outcome(of: fetcher.get(server.url("/huge")))
+
+    #expect(networkError(result) == .responseTooLarge(limit: limit))
+    // How much arrives meanwhile is up to FoundationNetworking's reader (see
+    // issue 11): on loopback, tens to hundreds of MB before it takes the cancellation.
+    #expect(await server.waitForClientDisconnect("/huge", timeout: 60))
+  }
+
+  @Test("a server that keeps sending a little fails the request at its deadline")
+  func deadlineEndsTrickle() async throws {
+    // A byte every 0.1 s for 100 s: never silent long enough for the timeout.
+    let server = try TestServer { _ in
+      TestServerResponse(body: Data(repeating: 0x61, count: 1_000), chunkSize: 1, chunkDelay: 0.1)
+    }
+    defer { server.stop() }
+    let fetcher = NetworkFetcher(timeout: 30, deadline: 0.5)
+
+    let result = await outcome(of: fetcher.get(server.url("/trickle")))
+
+    #expect(networkError(result) == .deadlineExceeded(seconds: 0.5))
+    #expect(await server.waitForClientDisconnect("/trickle", timeout: 60))
+  }
+
+  @Test("without a deadline, a request that keeps receiving is not cut short")
+  func noDeadlineByDefault() async throws {
+    let server = try TestServer { _ in
+      TestServerResponse(body: Data(repeating: 0x61, count: 10), chunkSize: 1, chunkDelay: 0.05)
+    }
+    defer { server.stop() }
+    let fetcher = NetworkFetcher(timeout: 30)
+    #expect(fetcher.deadline == nil)
+
+    let result = await outcome(of: fetcher.get(server.url("/slow")))
+
+    #expect(result.value == Data(repeating: 0x61, count: 10))
+  }
+
+  @Test(
+    "a redirect to a scheme other than http or https fails with unsupportedRedirect",
+    arguments: ["file:///etc/passwd", "ftp://127.0.0.1/file", "data:text/plain,hi"])
+  func redirectToOtherScheme(location: String) async throws {
+    let server = try TestServer { path in
+      path == "/passwd"
+        ? .ok("not to be fetched")
+        : TestServerResponse(status: 302, headers: ["Location": location])
+    }
+    defer { server.stop() }
+
+    let result = await outcome(of: NetworkFetcher(timeout: 60).get(server.url("/redirect")))
+
+    #expect(networkError(result) == .unsupportedRedirect(try #require(URL(string: location))))
+    #expect(server.requestCount("/etc/passwd") == 0)
+    #expect(server.requestCount("/passwd") == 0)
+  }
+
+  @Test("a redirect to another http URL is followed")
+  func redirectToHTTP() async throws {
+    let server = try TestServer { path in
+      path == "/target"
+        ? .ok("arrived") : TestServerResponse(status: 302, headers: ["Location": "/target"])
+    }
+    defer { server.stop() }
+
+    let result = await outcome(of: NetworkFetcher(timeout: 60).get(server.url("/start")))
+
+    #expect(result.value == Data("arrived".utf8))
+  }
+
   @Test("a refused connection fails with a connection error")
   func refusedConnectionFails() async throws {
     let refusing = try RefusingPort()
