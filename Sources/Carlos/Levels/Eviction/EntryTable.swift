@@ -36,7 +36,11 @@ struct EntryTable<Key: Hashable, Value: Sendable> {
   @inlinable
   mutating func future(for key: Key) -> Future<Value>? {
     guard let slot = index[key] else {
-      policy.recordMiss()
+      if policy.samplesMisses {
+        policy.recordMiss(hash: UInt64(bitPattern: Int64(key.hashValue)))
+      } else {
+        policy.recordMiss()
+      }
       return nil
     }
     policy.recordHit(slot)
