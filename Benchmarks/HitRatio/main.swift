@@ -17,7 +17,8 @@ import Foundation
 
 Seeding.requireDeterministicHashing()
 
-let usage = "usage: HitRatio [--tsv] [--seed N] [--policies lru,tinyLFU,adaptive] <cache size>... < keys"
+let usage =
+  "usage: HitRatio [--tsv] [--seed N] [--policies lru,tinyLFU,adaptive] <cache size>... < keys"
 let policyNames: [String: EvictionPolicy] = [
   "lru": .lru, "tinyLFU": .tinyLFU, "adaptive": .adaptiveTinyLFU,
 ]

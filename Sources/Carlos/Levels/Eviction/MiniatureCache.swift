@@ -89,7 +89,8 @@ struct MiniatureCache: Sendable {
   mutating func configure(entries: Int) {
     let entries = Swift.max(1, entries)
     capacity = Swift.min(entries, Self.maximumEntries)
-    windowMaximum = Swift.min(capacity, Swift.max(1, Int((windowShare * Double(capacity)).rounded())))
+    windowMaximum = Swift.min(
+      capacity, Swift.max(1, Int((windowShare * Double(capacity)).rounded())))
     protectedMaximum = Int(0.8 * Double(capacity - windowMaximum))
     let scale = Double(1 << Self.samplingBits)
     threshold = Swift.max(1, UInt64(scale * Double(capacity) / Double(entries)))
@@ -165,7 +166,9 @@ struct MiniatureCache: Sendable {
     }
     var candidate: Int32 = -1
     defer {
-      if counts.0 + counts.1 + counts.2 > capacity { evictOne(candidate: candidate, sketch: sketch) }
+      if counts.0 + counts.1 + counts.2 > capacity {
+        evictOne(candidate: candidate, sketch: sketch)
+      }
     }
     if realHit { realOnly &+= 1 }
     let slot: Int32

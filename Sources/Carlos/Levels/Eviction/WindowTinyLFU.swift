@@ -506,4 +506,3 @@ struct WindowTinyLFU: Sendable {
     demoteProtectedOverflow()
   }
 }
-
