@@ -119,6 +119,22 @@ struct MiniatureCache: Sendable {
     requests = 0
   }
 
+  /// Comparison counts put aside while a changeover period is skipped.
+  @usableFromInline var saved = (modelOnly: 0, realOnly: 0, requests: 0)
+
+  /// Puts the comparison counts aside (at a forced move).
+  @inlinable
+  mutating func saveCounts() {
+    saved = (modelOnly, realOnly, requests)
+  }
+
+  /// Replaces the counts with the ones put aside, dropping those of the
+  /// changeover period.
+  @inlinable
+  mutating func restoreCounts() {
+    (modelOnly, realOnly, requests) = saved
+  }
+
   /// Halves the comparison counts, so older requests weigh less.
   @inlinable
   mutating func ageCounts() {

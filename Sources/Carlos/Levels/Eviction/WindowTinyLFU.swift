@@ -16,7 +16,12 @@
 ///   with probability 1/128, so an attacker cannot pin a victim in place by
 ///   flooding the sketch with colliding keys.
 /// - In adaptive mode a ``HillClimber`` moves capacity between window and main,
-///   from 0 to 100 % of the capacity for the window (at 100 % the policy is LRU).
+///   from 1 % (the fixed policy's window) to 100 % of the capacity for the
+///   window (at 100 % the policy is LRU).
+/// - In adaptive mode, once the cache has been full, two ``MiniatureCache``s —
+///   plain LRU and the fixed 1 % window, fed with a hash sample of the requests —
+///   tell when either end does significantly better than the cache; the window
+///   is then sent to that end in one move.
 /// - In adaptive mode a ``ReuseIndicator`` watches whether entries that have
 ///   been hit are worth less than new ones (keys used once or twice, close
 ///   together). While they are, an entry hit in the window is *retired* to main
@@ -450,16 +455,18 @@ struct WindowTinyLFU: Sendable {
   /// At the end of a period: when a miniature did significantly better than the
   /// cache (on its evidence so far, older periods counting half as much each
   /// period), asks the climber to move the window to that miniature's
-  /// configuration (the larger lead wins) and keeps the climber from moving the
-  /// other way this period.
+  /// configuration (the larger lead wins; the climber then bans the way back
+  /// for a while). The period after such a move is a changeover and is not
+  /// compared.
   @inlinable
   mutating func compareWithModels() {
     if modelsSettling {
       // The period after a forced move: the cache's contents were still
       // changing over, so its hits say nothing about the new configuration.
+      // Its counts are dropped; the evidence from before the move comes back.
       modelsSettling = false
-      lruModel.resetCounts()
-      fixedModel.resetCounts()
+      lruModel.restoreCounts()
+      fixedModel.restoreCounts()
       return
     }
     let lruLead =
@@ -475,6 +482,10 @@ struct WindowTinyLFU: Sendable {
     }
     lruModel.ageCounts()
     fixedModel.ageCounts()
+    if modelsSettling {
+      lruModel.saveCounts()
+      fixedModel.saveCounts()
+    }
   }
 
   /// Ghosts remember as many dropped keys as half the entries the cache holds.
@@ -484,7 +495,8 @@ struct WindowTinyLFU: Sendable {
     evictedFromMain.resize(limit: sketch.sizedFor / 2)
   }
 
-  /// Sets the window's maximum to `newMaximum` (clamped to 0 ... capacity) and
+  /// Sets the window's maximum to `newMaximum` (clamped to
+  /// ``minimumWindow`` ... capacity) and
   /// gives the rest to main (80 % of it protected). A larger window takes main's
   /// least recently used entries at once; a smaller one keeps its entries until
   /// the next stores push the overflow out as candidates, which must win

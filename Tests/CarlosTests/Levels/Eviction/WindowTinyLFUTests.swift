@@ -228,14 +228,17 @@ struct WindowTinyLFUTests {
     policy.compareWithModels()
     #expect(policy.climber.forcedMove == 800)
     #expect(policy.modelsSettling)
-    // The next period is the changeover: its counts are dropped, nothing is decided.
+    // The next period is the changeover: its counts are dropped (the evidence
+    // from before the move, halved, comes back), and nothing is decided.
     policy.climber.forcedMove = 0
-    policy.lruModel.modelOnly = 300
+    policy.lruModel.modelOnly = 900
     policy.lruModel.realOnly = 100
+    policy.lruModel.requests = 4_000
     policy.compareWithModels()
     #expect(policy.climber.forcedMove == 0)
     #expect(!policy.modelsSettling)
-    #expect(policy.lruModel.modelOnly == 0 && policy.lruModel.requests == 0)
+    #expect(policy.lruModel.modelOnly == 150 && policy.lruModel.realOnly == 50)
+    #expect(policy.lruModel.requests == 1_000)
   }
 
   @Test("when the small-window miniature does significantly better, the window goes back to 1 %")
