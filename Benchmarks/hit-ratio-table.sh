@@ -11,7 +11,7 @@
 # seed; the tool always runs with SWIFT_DETERMINISTIC_HASHING=1), so the same
 # command prints the same table. --seeds prints each row's spread (minimum and
 # maximum) over several seeds instead. --synthetic DIR adds the traces written by
-# Scripts/synthetic-traces.py DIR. The work is done by Scripts/hit-ratio-report.py.
+# `python3 Scripts/synthetic-traces.py DIR`. The work is done by Scripts/hit-ratio-report.py.
 set -euo pipefail
 benchmarks="$(cd "$(dirname "$0")" && pwd)"
 seeds=0
@@ -19,10 +19,22 @@ synthetic=()
 traces="${TRACES_DIR:-$benchmarks/../../shared/traces}"
 while [ $# -gt 0 ]; do
   case "$1" in
-    --seed | --seeds) seeds="${2:?$1 needs a value}"; shift 2 ;;
-    --synthetic) synthetic=(--synthetic "${2:?--synthetic needs a folder}"); shift 2 ;;
-    -*) echo "hit-ratio-table.sh: unknown option '$1'" >&2; exit 64 ;;
-    *) traces="$1"; shift ;;
+    --seed | --seeds)
+      seeds="${2:?$1 needs a value}"
+      shift 2
+      ;;
+    --synthetic)
+      synthetic=(--synthetic "${2:?--synthetic needs a folder}")
+      shift 2
+      ;;
+    -*)
+      echo "hit-ratio-table.sh: unknown option '$1'" >&2
+      exit 64
+      ;;
+    *)
+      traces="$1"
+      shift
+      ;;
   esac
 done
 if [ ! -f "$traces/README.md" ]; then

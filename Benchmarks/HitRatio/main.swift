@@ -6,12 +6,24 @@
 // Input: one signed 64-bit integer key per line on standard input. Every request
 // is a `get`; a miss is followed by a `set` of a unit-cost value (an `Int`), so the
 // capacity is a number of entries. Hit ratio = hits / requests, cold misses included.
-// Options: `--tsv` prints tab-separated rows (size, then one ratio per policy).
+// Options: `--tsv` prints tab-separated rows (size, then one ratio per policy);
+// `--seed N` (default 0) renames the keys by a bijection chosen by N, the same as
+// drawing another hash seed (see Seeding.swift); the tool always runs with
+// SWIFT_DETERMINISTIC_HASHING=1, so one command prints the same figures every time;
+// `--policies lru,tinyLFU,adaptive` picks the columns (all three by default).
 
 import Carlos
 import Foundation
 
-let policies: [EvictionPolicy] = [.lru, .tinyLFU, .adaptiveTinyLFU]
+Seeding.requireDeterministicHashing()
+
+let usage =
+  "usage: HitRatio [--tsv] [--seed N] [--policies lru,tinyLFU,adaptive] <cache size>... < keys"
+let policyNames: [String: EvictionPolicy] = [
+  "lru": .lru, "tinyLFU": .tinyLFU, "adaptive": .adaptiveTinyLFU,
+]
+var policies: [EvictionPolicy] = [.lru, .tinyLFU, .adaptiveTinyLFU]
+var seed: UInt64 = 0
 
 func fail(_ message: String) -> Never {
   FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -20,20 +32,37 @@ func fail(_ message: String) -> Never {
 
 var sizes: [Int] = []
 var tabSeparated = false
-for argument in CommandLine.arguments.dropFirst() {
-  if argument == "--tsv" {
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+  switch argument {
+  case "--tsv":
     tabSeparated = true
-  } else if let size = Int(argument), size > 0 {
+  case "--seed":
+    guard let value = arguments.popFirst(), let parsed = UInt64(value) else {
+      fail("\(usage) (--seed needs a non-negative integer)")
+    }
+    seed = parsed
+  case "--policies":
+    let names = (arguments.popFirst() ?? "").split(separator: ",").map(String.init)
+    let chosen = names.compactMap { policyNames[$0] }
+    guard !chosen.isEmpty, chosen.count == names.count else {
+      fail("\(usage) (--policies takes a comma-separated list of lru, tinyLFU, adaptive)")
+    }
+    policies = chosen
+  default:
+    guard let size = Int(argument), size > 0 else {
+      fail("\(usage) (not a positive size: '\(argument)')")
+    }
     sizes.append(size)
-  } else {
-    fail("usage: HitRatio [--tsv] <cache size>... < keys (not a positive size: '\(argument)')")
   }
 }
-if sizes.isEmpty { fail("usage: HitRatio [--tsv] <cache size>... < keys") }
+if sizes.isEmpty { fail(usage) }
 
 let trace: [Int64]
 do {
-  trace = try TraceReader.read(FileHandle.standardInput.readDataToEndOfFile())
+  trace = try TraceReader.read(FileHandle.standardInput.readDataToEndOfFile()).map {
+    Seeding.rename($0, seed: seed)
+  }
 } catch {
   fail("HitRatio: \(error)")
 }

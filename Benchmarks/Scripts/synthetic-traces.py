@@ -5,7 +5,8 @@ and computes their LRU and OPT (Belady) hit ratios.
     python3 Benchmarks/Scripts/synthetic-traces.py OUT_DIR
 
 Writes OUT_DIR/<name>.keys (one decimal key per line, the HitRatio tool's
-input) and prints one row per (trace, size): name, size, LRU %, OPT %.
+input) and prints one row per (trace, size): name, size, LRU %, OPT %; the
+same rows go to OUT_DIR/rows.txt (read by hit-ratio-report.py).
 Replay a trace with:
 
     swift run -c release --package-path Benchmarks HitRatio --tsv 500 2000 < OUT_DIR/zipf0.9.keys
@@ -115,13 +116,17 @@ def main():
         sys.exit("usage: synthetic-traces.py OUT_DIR")
     folder = sys.argv[1]
     os.makedirs(folder, exist_ok=True)
+    rows = []
     for name, (trace, sizes) in traces().items():
         with open(os.path.join(folder, f"{name}.keys"), "w") as file:
             file.write("\n".join(map(str, trace)) + "\n")
         for size in sizes:
             lru = lru_hit_ratio(trace, size) * 100
             opt = opt_hit_ratio(trace, size) * 100
-            print(f"{name} {size} {lru:.2f} {opt:.2f}", flush=True)
+            rows.append(f"{name} {size} {lru:.2f} {opt:.2f}")
+            print(rows[-1], flush=True)
+    with open(os.path.join(folder, "rows.txt"), "w") as file:
+        file.write("\n".join(rows) + "\n")
 
 
 if __name__ == "__main__":

@@ -39,6 +39,10 @@
 ///   is 25 % longer than the previous one, up to ten times the entries
 ///   (Caffeine's period), so the window adapts quickly at first, then settles.
 ///
+/// - **Miniatures have the first word.** When the policy's miniature of plain
+///   LRU or of the smallest window did significantly better than the cache
+///   (``MiniatureCache``), it sets `forcedMove`: the climber goes there in one
+///   move and bans the way back for a while.
 /// - **Momentum.** While the hit ratio does not fall, a move in the same
 ///   direction as the previous one is twice as large (up to four steps), as in
 ///   gradient descent with momentum, so a window that has far to go (e.g. all
@@ -111,6 +115,12 @@ struct HillClimber: Sendable {
   @usableFromInline var runDistance = 0
   /// Consecutive periods of the current run whose hit ratio fell.
   @usableFromInline var runDeclines = 0
+  /// Set by the policy before the end of a period when a fixed configuration
+  /// (plain LRU, or the smallest window) did significantly better than the
+  /// cache (``MiniatureCache``): the change of the window that gets there. The
+  /// climber then makes that move, whatever the ghosts say or a ban, and bans
+  /// the way back for ``firstBan`` periods. 0: none.
+  @usableFromInline var forcedMove = 0
 
   /// Creates a climber for a cache of `capacity` cost units.
   @inlinable
@@ -141,6 +151,14 @@ struct HillClimber: Sendable {
     misses &+= 1
   }
 
+  /// Whether sampling has started and the current period has seen enough
+  /// requests for a cache of `entries` entries.
+  @inlinable
+  func periodIsComplete(entries: Int) -> Bool {
+    let requests = hits &+ misses
+    return started && requests > 0 && Double(requests) >= period * Double(Swift.max(1, entries))
+  }
+
   /// When the current period is complete, starts the next one and returns how
   /// much the window should change, in cost units (positive: grow; 0: stay).
   /// Returns `nil` while the period is still running.
@@ -150,11 +168,8 @@ struct HillClimber: Sendable {
   ///   - averageCost: the average cost of an entry (the smallest step).
   @inlinable
   mutating func adjustment(entries: Int, averageCost: Double) -> Int? {
-    guard started else { return nil }
+    guard periodIsComplete(entries: entries) else { return nil }
     let requests = hits &+ misses
-    guard requests > 0, Double(requests) >= period * Double(Swift.max(1, entries)) else {
-      return nil
-    }
     let hitRatio = Double(hits) / Double(requests)
     let previous = previousHitRatio
     let size = Swift.max(step, averageCost)
@@ -165,7 +180,11 @@ struct HillClimber: Sendable {
     }
     previousHitRatio = hitRatio
     period = Swift.min(Self.longestPeriod, period * Self.periodGrowth)
-    let direction = Self.direction(windowGains: windowGains, mainGains: mainGains)
+    let forced = forcedMove
+    forcedMove = 0
+    let direction =
+      forced != 0
+      ? (forced > 0 ? 1 : -1) : Self.direction(windowGains: windowGains, mainGains: mainGains)
     hits = 0
     misses = 0
     windowGains = 0
@@ -190,6 +209,18 @@ struct HillClimber: Sendable {
       banned = 0
     }
     let previousMove = lastMove
+    if forced != 0 {
+      // A fixed configuration did better: go there in one move (still subject
+      // to the veto if the hit ratio then drops while it no longer leads).
+      boost = 1
+      lastMove = forced
+      runStartHitRatio = hitRatio
+      runDistance = lastMove
+      // The ghosts may not undo it at once: ban the way back for a while.
+      banned = -direction
+      banRemaining = Self.firstBan
+      return lastMove
+    }
     if direction == banned || direction == 0 {
       lastMove = 0
       boost = 1

@@ -2,6 +2,11 @@
 ///
 /// Not cryptographic. The eviction policy uses it to break ties unpredictably;
 /// tests use it to make reproducible random workloads.
+///
+/// The default generator is seeded from Swift's per-process hash seed, the same
+/// secret that protects `Dictionary` keys: it differs from process to process,
+/// yet is fixed when `SWIFT_DETERMINISTIC_HASHING` is set, so a replay of a
+/// trace under a fixed hash seed gives the same result every time.
 @usableFromInline
 struct SplitMix64: RandomNumberGenerator, Sendable {
   @usableFromInline var state: UInt64
@@ -12,11 +17,12 @@ struct SplitMix64: RandomNumberGenerator, Sendable {
     state = seed
   }
 
-  /// Creates a generator seeded from the system's random source.
+  /// Creates a generator seeded from the process's hash seed.
   @inlinable
   init() {
-    var system = SystemRandomNumberGenerator()
-    state = system.next()
+    var hasher = Hasher()
+    hasher.combine(0x5EED_CA21_05E7 as UInt64)
+    state = UInt64(bitPattern: Int64(hasher.finalize()))
   }
 
   @inlinable

@@ -16,7 +16,12 @@
 ///   with probability 1/128, so an attacker cannot pin a victim in place by
 ///   flooding the sketch with colliding keys.
 /// - In adaptive mode a ``HillClimber`` moves capacity between window and main,
-///   from 0 to 100 % of the capacity for the window (at 100 % the policy is LRU).
+///   from 1 % (the fixed policy's window) to 100 % of the capacity for the
+///   window (at 100 % the policy is LRU).
+/// - In adaptive mode, once the cache has been full, two ``MiniatureCache``s —
+///   plain LRU and the fixed 1 % window, fed with a hash sample of the requests —
+///   tell when either end does significantly better than the cache; the window
+///   is then sent to that end in one move.
 /// - In adaptive mode a ``ReuseIndicator`` watches whether entries that have
 ///   been hit are worth less than new ones (keys used once or twice, close
 ///   together). While they are, an entry hit in the window is *retired* to main
@@ -45,6 +50,11 @@ struct WindowTinyLFU: Sendable {
   @usableFromInline static let initialWindowShare = 0.01
   /// The protected segment's share of the main area.
   @usableFromInline static let protectedShare = 0.8
+  /// How many standard deviations a miniature's lead must reach.
+  @usableFromInline static let modelConfidence = 3.0
+  /// The smallest lead of a miniature that counts, as a share of the sampled
+  /// requests.
+  @usableFromInline static let modelMinimumLead = 0.01
 
   @usableFromInline let mode: Mode
   /// The total cost the cache may hold.
@@ -66,6 +76,14 @@ struct WindowTinyLFU: Sendable {
   @usableFromInline var evictedFromMain = GhostKeys()
   /// Whether used entries are worth less than new ones (adaptive mode).
   @usableFromInline var reuse = ReuseIndicator()
+  /// Miniatures of plain LRU and of the fixed smallest window, fed with
+  /// sampled requests (adaptive mode, once the cache has been full): they tell
+  /// when either fixed configuration would do better.
+  @usableFromInline var lruModel = MiniatureCache(windowShare: 1)
+  @usableFromInline var fixedModel = MiniatureCache(windowShare: WindowTinyLFU.initialWindowShare)
+  /// Whether the window was just moved to a miniature's configuration (the next
+  /// period's comparison is skipped).
+  @usableFromInline var modelsSettling = false
   @usableFromInline var random: SplitMix64
 
   /// Creates an empty policy for `capacity` cost units.
@@ -84,6 +102,11 @@ struct WindowTinyLFU: Sendable {
       protectedMaximum = Int(Self.protectedShare * Double(capacity - windowMaximum))
     }
   }
+
+  /// The smallest window the climber may choose: the initial share, so the
+  /// adaptive policy never holds less recency than the fixed one.
+  @inlinable
+  var minimumWindow: Int { capacity - Int((1 - Self.initialWindowShare) * Double(capacity)) }
 
   /// The sum of the costs of all entries.
   @inlinable
@@ -105,6 +128,7 @@ struct WindowTinyLFU: Sendable {
     climber.recordHit()
     sketch.increment(nodes[slot].hash)
     if mode == .adaptiveWindow {
+      if lruModel.isConfigured { recordInModels(nodes[slot].hash, realHit: true) }
       let uses = nodes[slot].uses
       reuse.recordHit(uses: uses, hash: nodes[slot].hash)
       if uses < 2 { nodes[slot].uses = uses + 1 }
@@ -117,6 +141,27 @@ struct WindowTinyLFU: Sendable {
   mutating func recordMiss() {
     if mode == .lru { return }
     climber.recordMiss()
+  }
+
+  /// Whether misses should be recorded with the key's hash
+  /// (``recordMiss(hash:)``), for the miniature LRU.
+  @inlinable
+  var samplesMisses: Bool { lruModel.isConfigured }
+
+  /// Records a read of a key the cache does not hold, whose hash is `hash`.
+  @inlinable
+  mutating func recordMiss(hash: UInt64) {
+    recordMiss()
+    if lruModel.isConfigured { recordInModels(hash, realHit: false) }
+  }
+
+  /// Feeds a request to the miniatures when its key is sampled.
+  @inlinable
+  mutating func recordInModels(_ hash: UInt64, realHit: Bool) {
+    let mixed = MiniatureCache.mix(hash)
+    guard lruModel.isSampled(mixed) else { return }
+    lruModel.record(hash, mixed: mixed, realHit: realHit, sketch: sketch)
+    fixedModel.record(hash, mixed: mixed, realHit: realHit, sketch: sketch)
   }
 
   /// Moves entry `slot` to the most recently used end of its region, promoting it
@@ -387,7 +432,10 @@ struct WindowTinyLFU: Sendable {
       guard evicted else { return }
       climber.start()
       resizeGhosts()
+      lruModel.configure(entries: count)
+      fixedModel.configure(entries: count)
     }
+    if climber.periodIsComplete(entries: sketch.sizedFor) { compareWithModels() }
     guard
       let change = climber.adjustment(
         entries: sketch.sizedFor, averageCost: Double(totalCost) / Double(Swift.max(1, count)))
@@ -404,6 +452,42 @@ struct WindowTinyLFU: Sendable {
     }
   }
 
+  /// At the end of a period: when a miniature did significantly better than the
+  /// cache (on its evidence so far, older periods counting half as much each
+  /// period), asks the climber to move the window to that miniature's
+  /// configuration (the larger lead wins; the climber then bans the way back
+  /// for a while). The period after such a move is a changeover and is not
+  /// compared.
+  @inlinable
+  mutating func compareWithModels() {
+    if modelsSettling {
+      // The period after a forced move: the cache's contents were still
+      // changing over, so its hits say nothing about the new configuration.
+      // Its counts are dropped; the evidence from before the move comes back.
+      modelsSettling = false
+      lruModel.restoreCounts()
+      fixedModel.restoreCounts()
+      return
+    }
+    let lruLead =
+      windowMaximum < capacity ? lruModel.lead(minimumLead: Self.modelMinimumLead) : 0
+    let fixedLead =
+      windowMaximum > minimumWindow ? fixedModel.lead(minimumLead: Self.modelMinimumLead) : 0
+    if lruLead > Self.modelConfidence && lruLead >= fixedLead {
+      climber.forcedMove = capacity - windowMaximum
+      modelsSettling = true
+    } else if fixedLead > Self.modelConfidence {
+      climber.forcedMove = minimumWindow - windowMaximum
+      modelsSettling = true
+    }
+    lruModel.ageCounts()
+    fixedModel.ageCounts()
+    if modelsSettling {
+      lruModel.saveCounts()
+      fixedModel.saveCounts()
+    }
+  }
+
   /// Ghosts remember as many dropped keys as half the entries the cache holds.
   @inlinable
   mutating func resizeGhosts() {
@@ -411,14 +495,15 @@ struct WindowTinyLFU: Sendable {
     evictedFromMain.resize(limit: sketch.sizedFor / 2)
   }
 
-  /// Sets the window's maximum to `newMaximum` (clamped to 0 ... capacity) and
+  /// Sets the window's maximum to `newMaximum` (clamped to
+  /// ``minimumWindow`` ... capacity) and
   /// gives the rest to main (80 % of it protected). A larger window takes main's
   /// least recently used entries at once; a smaller one keeps its entries until
   /// the next stores push the overflow out as candidates, which must win
   /// admission to stay.
   @inlinable
   mutating func resizeWindow(to newMaximum: Int) {
-    windowMaximum = Swift.min(Swift.max(0, newMaximum), capacity)
+    windowMaximum = Swift.min(Swift.max(minimumWindow, newMaximum), capacity)
     protectedMaximum = Int(Self.protectedShare * Double(capacity - windowMaximum))
     var moved = 0
     while moved < Self.transferLimit {

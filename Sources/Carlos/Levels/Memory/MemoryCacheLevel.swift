@@ -191,7 +191,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   @inlinable
   func missed(hash: Int, expired: Bool) {
     recorder?.recordMiss()
-    if buffers.record(ReadBuffers.miss(hash: UInt64(bitPattern: Int64(hash)))) { drainIfFree() }
+    if buffers.record(ReadBuffers.miss(hash: hash)) { drainIfFree() }
     if expired {
       table.withLockIfAvailable { [self] table in
         table.drain(buffers)

@@ -87,7 +87,11 @@ struct MemoryPolicyTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     buffers.drain(into: &drained)
     for note in drained {
       if note & 1 == 1 {
-        policy.recordMiss()
+        if policy.samplesMisses {
+          policy.recordMiss(hash: UInt64(bitPattern: Int64(note)))
+        } else {
+          policy.recordMiss()
+        }
         continue
       }
       let (slot, generation) = ReadBuffers.decodeHit(note)
@@ -142,7 +146,7 @@ struct MemoryPolicyTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         occupied[slot] = true
       }
       count += 1
-      policy.insert(slot, cost: cost, hash: UInt64(bitPattern: Int64(hash)))
+      policy.insert(slot, cost: cost, hash: ReadBuffers.policyHash(hash))
     } else {
       policy.update(slot, cost: cost)
     }

@@ -92,9 +92,16 @@ final class ReadBuffers: Sendable {
     ((note >> 1) & 0xFFFF_FFFF, UInt32(truncatingIfNeeded: note >> 33) & 0x3FFF_FFFF)
   }
 
-  /// A note of a miss of a key with hash `hash`.
+  /// The hash the eviction policy knows a key by: its hash with the lowest bit
+  /// set, so that a miss note can carry it whole (hit notes have that bit clear).
   @inlinable
-  static func miss(hash: UInt64) -> Int {
-    Int(truncatingIfNeeded: hash << 1) | 1
+  static func policyHash(_ hash: Int) -> UInt64 {
+    UInt64(bitPattern: Int64(hash)) | 1
+  }
+
+  /// A note of a miss of a key with hash `hash` (its ``policyHash(_:)``).
+  @inlinable
+  static func miss(hash: Int) -> Int {
+    Int(bitPattern: UInt(policyHash(hash)))
   }
 }

@@ -161,3 +161,24 @@ struct HillClimberTests {
     #expect(HillClimber.direction(windowGains: 0, mainGains: 0) == 0)
   }
 }
+
+@Suite("HillClimber forced moves")
+struct HillClimberForcedMoveTests {
+  @Test("a forced move is made at once, whatever the ghosts say, and the way back is banned")
+  func forcedMove() {
+    var climber = HillClimber(capacity: 1_000)
+    climber.start()
+    climber.hits = 500
+    climber.misses = 500
+    climber.mainGains = 300  // the ghosts call for a smaller window
+    climber.forcedMove = 990
+    #expect(climber.adjustment(entries: 1_000, averageCost: 1) == 990)
+    #expect(climber.forcedMove == 0)
+    #expect(climber.banned == -1 && climber.banRemaining == HillClimber.firstBan)
+    // The next period's ghosts still call for shrinking: banned, so it stays.
+    climber.hits = 625
+    climber.misses = 625
+    climber.mainGains = 300
+    #expect(climber.adjustment(entries: 1_000, averageCost: 1) == 0)
+  }
+}

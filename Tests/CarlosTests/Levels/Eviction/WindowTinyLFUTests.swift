@@ -195,4 +195,94 @@ struct WindowTinyLFUTests {
     }
     #expect(retiredRuns >= 7)  // the workload turns retiring on
   }
+
+  @Test("the adaptive window never shrinks below the fixed policy's 1 % share")
+  func windowFloor() {
+    var policy = WindowTinyLFU(capacity: 1_000, mode: .adaptiveWindow, random: SplitMix64(seed: 7))
+    #expect(policy.minimumWindow == 10)
+    policy.resizeWindow(to: 500)
+    #expect(policy.windowMaximum == 500)
+    policy.resizeWindow(to: -40)
+    #expect(policy.windowMaximum == 10)
+    #expect(policy.protectedMaximum == 792)
+  }
+
+  /// A full adaptive policy of 1,000 entries whose miniatures are running.
+  func runningPolicy() -> WindowTinyLFU {
+    var policy = WindowTinyLFU(capacity: 1_000, mode: .adaptiveWindow, random: SplitMix64(seed: 8))
+    policy.lruModel.configure(entries: 1_000)
+    policy.fixedModel.configure(entries: 1_000)
+    return policy
+  }
+
+  @Test("when the LRU miniature does significantly better, the window is sent to LRU")
+  func lruMiniatureLeads() {
+    var policy = runningPolicy()
+    policy.resizeWindow(to: 200)
+    policy.lruModel.modelOnly = 300
+    policy.lruModel.realOnly = 100
+    policy.lruModel.requests = 2_000
+    policy.fixedModel.modelOnly = 150
+    policy.fixedModel.realOnly = 100
+    policy.fixedModel.requests = 2_000
+    policy.compareWithModels()
+    #expect(policy.climber.forcedMove == 800)
+    #expect(policy.modelsSettling)
+    // The next period is the changeover: its counts are dropped (the evidence
+    // from before the move, halved, comes back), and nothing is decided.
+    policy.climber.forcedMove = 0
+    policy.lruModel.modelOnly = 900
+    policy.lruModel.realOnly = 100
+    policy.lruModel.requests = 4_000
+    policy.compareWithModels()
+    #expect(policy.climber.forcedMove == 0)
+    #expect(!policy.modelsSettling)
+    #expect(policy.lruModel.modelOnly == 150 && policy.lruModel.realOnly == 50)
+    #expect(policy.lruModel.requests == 1_000)
+  }
+
+  @Test("when the small-window miniature does significantly better, the window goes back to 1 %")
+  func fixedMiniatureLeads() {
+    var policy = runningPolicy()
+    policy.resizeWindow(to: 1_000)
+    policy.fixedModel.modelOnly = 400
+    policy.fixedModel.realOnly = 200
+    policy.fixedModel.requests = 3_000
+    // At LRU already, the LRU miniature is not consulted.
+    policy.lruModel.modelOnly = 900
+    policy.lruModel.requests = 3_000
+    policy.compareWithModels()
+    #expect(policy.climber.forcedMove == -990)
+  }
+
+  @Test("a lead that is small or not significant moves nothing, and old evidence fades")
+  func noLeadNoMove() {
+    var policy = runningPolicy()
+    policy.resizeWindow(to: 200)
+    policy.lruModel.modelOnly = 130  // 2 σ ahead of 100: not significant
+    policy.lruModel.realOnly = 100
+    policy.lruModel.requests = 2_000
+    policy.fixedModel.modelOnly = 620  // 3.6 σ ahead, but 0.8 % of the requests
+    policy.fixedModel.realOnly = 500
+    policy.fixedModel.requests = 15_000
+    policy.compareWithModels()
+    #expect(policy.climber.forcedMove == 0)
+    #expect(policy.lruModel.modelOnly == 65 && policy.lruModel.requests == 1_000)
+  }
+
+  @Test("on a workload where LRU is best, the adaptive policy gets close to LRU")
+  func alternatingSweeps() {
+    // Sweeps over 400 keys in alternating directions: each sweep starts with the
+    // keys the last one read last, so only recency helps (LRU ≈ 24.6 %).
+    var trace: [Int] = []
+    for sweep in 0..<60 {
+      trace += sweep % 2 == 0 ? Array(0..<400) : Array((0..<400).reversed())
+    }
+    let adaptive = MemoryCacheLevel<Int, Int>(capacity: 100, policy: .adaptiveTinyLFU)
+    let lru = MemoryCacheLevel<Int, Int>(capacity: 100, policy: .lru)
+    let adaptiveRatio = replay(trace, into: adaptive)
+    let lruRatio = replay(trace, into: lru)
+    #expect(adaptiveRatio > lruRatio - 0.015)
+    #expect(windowMaximum(adaptive) == 100)
+  }
 }
