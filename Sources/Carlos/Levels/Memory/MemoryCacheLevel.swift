@@ -191,7 +191,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   @inlinable
   func missed(hash: Int, expired: Bool) {
     recorder?.recordMiss()
-    if buffers.record(ReadBuffers.miss(hash: hash)) { drainIfFree() }
+    if buffers.recordMiss(hash: hash, stripe: threadStripe()) { drainIfFree() }
     if expired {
       table.withLockIfAvailable { [self] table in
         table.drain(buffers)

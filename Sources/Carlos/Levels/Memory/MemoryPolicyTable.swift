@@ -85,13 +85,15 @@ struct MemoryPolicyTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   @inlinable
   mutating func drain(_ buffers: ReadBuffers) {
     buffers.drain(into: &drained)
-    for note in drained {
-      if note & 1 == 1 {
-        if policy.samplesMisses {
-          policy.recordMiss(hash: UInt64(bitPattern: Int64(note)))
-        } else {
-          policy.recordMiss()
-        }
+    var index = 0
+    while index < drained.count {
+      let note = drained[index]
+      index += 1
+      if note == ReadBuffers.missMarker {
+        guard index < drained.count else { break }
+        let hash = UInt64(bitPattern: Int64(drained[index]))
+        index += 1
+        if policy.samplesMisses { policy.recordMiss(hash: hash) } else { policy.recordMiss() }
         continue
       }
       let (slot, generation) = ReadBuffers.decodeHit(note)
@@ -146,7 +148,7 @@ struct MemoryPolicyTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         occupied[slot] = true
       }
       count += 1
-      policy.insert(slot, cost: cost, hash: ReadBuffers.policyHash(hash))
+      policy.insert(slot, cost: cost, hash: UInt64(bitPattern: Int64(hash)))
     } else {
       policy.update(slot, cost: cost)
     }

@@ -67,6 +67,23 @@ final class ReadBuffers: Sendable {
     return count >= Self.drainThreshold
   }
 
+  /// Notes a miss of the key with hash `hash` (two notes: the marker, then the
+  /// whole hash) in stripe `stripe`; returns whether the stripe should be drained.
+  @inlinable
+  func recordMiss(hash: Int, stripe number: Int) -> Bool {
+    let stripe = stripes[number & (Self.stripeCount - 1)]
+    let count = stripe.notes.withLockIfAvailable { notes -> Int in
+      guard notes.count + 2 <= Self.capacity else { return notes.count }
+      notes.items[notes.count] = Self.missMarker
+      notes.items[notes.count + 1] = hash
+      notes.count += 2
+      return notes.count
+    }
+    guard let count else { return false }
+    stripe.pending.store(count, ordering: .relaxed)
+    return count >= Self.drainThreshold
+  }
+
   /// Moves every note into `drained`, stripe by stripe.
   @inlinable
   func drain(into drained: inout [Int]) {
@@ -92,16 +109,8 @@ final class ReadBuffers: Sendable {
     ((note >> 1) & 0xFFFF_FFFF, UInt32(truncatingIfNeeded: note >> 33) & 0x3FFF_FFFF)
   }
 
-  /// The hash the eviction policy knows a key by: its hash with the lowest bit
-  /// set, so that a miss note can carry it whole (hit notes have that bit clear).
+  /// The note that says the next note is the hash of a key that was missed.
+  /// Hit notes are never negative, so it cannot be taken for one.
   @inlinable
-  static func policyHash(_ hash: Int) -> UInt64 {
-    UInt64(bitPattern: Int64(hash)) | 1
-  }
-
-  /// A note of a miss of a key with hash `hash` (its ``policyHash(_:)``).
-  @inlinable
-  static func miss(hash: Int) -> Int {
-    Int(bitPattern: UInt(policyHash(hash)))
-  }
+  static var missMarker: Int { -1 }
 }
