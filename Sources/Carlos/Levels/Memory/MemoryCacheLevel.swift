@@ -67,6 +67,8 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   @usableFromInline let buffers = ReadBuffers()
   /// The latest time the level has seen, so time never goes backwards for it.
   @usableFromInline let latest = Atomic<Int64>(.min)
+  /// Whether `clock` is the system clock (read directly, without a dynamic cast).
+  @usableFromInline let usesSystemClock: Bool
   /// Counts hits, misses and evictions; nil when the level records no statistics.
   @usableFromInline let recorder: StatisticsRecorder?
   @usableFromInline let hub = EventHub<Key>()
@@ -101,6 +103,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
     self.policy = policy
     self.expiration = expiration
     self.clock = clock
+    usesSystemClock = clock is SystemClock
     let mode: WindowTinyLFU.Mode
     switch policy {
     case .lru: mode = .lru
@@ -211,7 +214,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   /// The time now for the level: the clock's, or the latest seen if that is later.
   @inlinable
   func currentTime() -> Int64 {
-    let now = clock.nanoseconds()
+    let now = usesSystemClock ? SystemClock.nanoseconds() : clock.nanoseconds()
     var seen = latest.load(ordering: .relaxed)
     while now > seen {
       let (exchanged, current) = latest.compareExchange(

@@ -16,12 +16,15 @@ final class ReadBuffers: Sendable {
   @usableFromInline
   final class Stripe: Sendable {
     @usableFromInline let notes = Lock(Notes())
-    /// How many notes the stripe holds, read without the lock to skip empty stripes.
-    @usableFromInline let pending = Atomic<Int>(0)
-    let padding: (Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0)
+    let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
 
     @usableFromInline init() {}
   }
+
+  /// One bit per stripe that holds notes, so a drain visits only those. A reader
+  /// sets its bit when its stripe goes from empty to not empty: one shared write
+  /// per drain, not per read.
+  @usableFromInline let pending = Atomic<UInt64>(0)
 
   /// The notes of a stripe.
   @usableFromInline
@@ -63,8 +66,17 @@ final class ReadBuffers: Sendable {
       return notes.count
     }
     guard let count else { return false }
-    stripe.pending.store(count, ordering: .relaxed)
+    if count == 1 { markPending(number) }
     return count >= Self.drainThreshold
+  }
+
+  /// Sets the pending bit of stripe `number`.
+  @inlinable
+  func markPending(_ number: Int) {
+    let bit = UInt64(1) << UInt64(number & (Self.stripeCount - 1))
+    if pending.load(ordering: .relaxed) & bit == 0 {
+      pending.bitwiseOr(bit, ordering: .relaxed)
+    }
   }
 
   /// Notes a miss of the key with hash `hash` (two notes: the marker, then the
@@ -80,19 +92,21 @@ final class ReadBuffers: Sendable {
       return notes.count
     }
     guard let count else { return false }
-    stripe.pending.store(count, ordering: .relaxed)
+    if count == 2 { markPending(number) }
     return count >= Self.drainThreshold
   }
 
   /// Moves every note into `drained`, stripe by stripe.
   @inlinable
   func drain(into drained: inout [Int]) {
-    for stripe in stripes where stripe.pending.load(ordering: .relaxed) > 0 {
-      stripe.notes.withLock { notes in
+    var marked = pending.exchange(0, ordering: .acquiring)
+    while marked != 0 {
+      let number = marked.trailingZeroBitCount
+      marked &= marked &- 1
+      stripes[number].notes.withLock { notes in
         drained.append(contentsOf: notes.items[0..<notes.count])
         notes.count = 0
       }
-      stripe.pending.store(0, ordering: .relaxed)
     }
   }
 
