@@ -30,17 +30,4 @@ package struct Lock<Value: ~Copyable>: ~Copyable, Sendable {
       return try body(&value)
     }
   }
-
-  /// Runs `body` with exclusive access when the lock is free at once; returns
-  /// nil without waiting when another thread holds it.
-  @inlinable
-  package borrowing func withLockIfAvailable<Result: ~Copyable>(
-    _ body: (inout sending Value) -> sending Result
-  ) -> sending Result? {
-    mutex.withLockIfAvailable { (value: inout sending Value) -> sending Result in
-      _ = handoff.load(ordering: .acquiring)
-      defer { handoff.store(false, ordering: .releasing) }
-      return body(&value)
-    }
-  }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A cache level in memory, bounded by the total cost of what it holds.
 ///
 /// Every value has a cost (``ExpensiveObject/cost``: bytes for `Data` and
@@ -17,13 +15,6 @@ import Synchronization
 /// after the first. A miss fails with ``FetchError/valueNotInCache``. `clear()`
 /// and `onMemoryWarning()` empty the level.
 ///
-/// Reads scale with cores: the index is split into shards with a lock each, and a
-/// read takes only its key's shard lock. What the eviction policy learns from reads
-/// is noted in per-thread buffers and applied in batches by whoever holds the
-/// policy's lock (a write, or a reader that finds it free); under heavy contention
-/// some notes are dropped, which blurs the policy's picture of popularity a little
-/// but never the capacity bound, which writes enforce under the policy's lock.
-///
 /// Costs below 1 count as 1, so the number of values is bounded by the capacity
 /// too. A value whose cost exceeds the whole capacity is not stored: its `set`
 /// fails with ``MemoryCacheLevelError/valueTooLarge(cost:capacity:)`` and any
@@ -33,11 +24,12 @@ import Synchronization
 /// they were last read, or when a closure says, and one `set` can give its own
 /// ``Expiry``. An expired value is never returned. Expired values leave the level
 /// proactively — a timer wheel finds them in amortised O(1) each on the next
-/// `set` or ``removeExpired()`` — so they stop counting against the capacity.
-/// Time comes from `clock` and never goes backwards for the level.
+/// `set` or ``removeExpired()`` — so they stop counting against the capacity;
+/// a get that finds one removes it. Time comes from `clock` and never goes
+/// backwards for the level.
 ///
 /// Costs count only what the values report: the level's own bookkeeping adds
-/// roughly 150–200 bytes per entry (index, access-order links, frequency sketch,
+/// roughly 100–150 bytes per entry (index, access-order links, frequency sketch,
 /// eviction history, and the shared future of a value that has been read).
 ///
 /// ```swift
@@ -59,16 +51,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   /// Where the level reads the time.
   public let clock: any CacheClock
 
-  /// The index, split by key hash; readers lock only their key's shard.
-  @usableFromInline let shards: [MemoryShard<Key, Value>]
-  /// The eviction policy, its slots and the timer wheel: writers only.
-  @usableFromInline let table: Lock<MemoryPolicyTable<Key, Value>>
-  /// Notes of reads, waiting for the policy.
-  @usableFromInline let buffers = ReadBuffers()
-  /// The latest time the level has seen, so time never goes backwards for it.
-  @usableFromInline let latest = Atomic<Int64>(.min)
-  /// Whether `clock` is the system clock (read directly, without a dynamic cast).
-  @usableFromInline let usesSystemClock: Bool
+  @usableFromInline let table: Lock<EntryTable<Key, Value>>
   /// Counts hits, misses and evictions; nil when the level records no statistics.
   @usableFromInline let recorder: StatisticsRecorder?
   @usableFromInline let hub = EventHub<Key>()
@@ -76,9 +59,6 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   @usableFromInline let missFuture: Future<Value>
   /// Returned for every successful set.
   @usableFromInline let storedFuture: Future<Void>
-
-  /// How many shards the index has.
-  @usableFromInline static var shardCount: Int { 64 }
 
   /// Creates an empty level.
   ///
@@ -103,7 +83,6 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
     self.policy = policy
     self.expiration = expiration
     self.clock = clock
-    usesSystemClock = clock is SystemClock
     let mode: WindowTinyLFU.Mode
     switch policy {
     case .lru: mode = .lru
@@ -113,119 +92,39 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
     let eviction = WindowTinyLFU(capacity: capacity, mode: mode, random: SplitMix64())
     let recorder = recordsStatistics ? StatisticsRecorder() : nil
     self.recorder = recorder
-    let shards = (0..<Self.shardCount).map { _ in MemoryShard<Key, Value>() }
-    self.shards = shards
-    table = Lock(MemoryPolicyTable(policy: eviction, shards: shards, recorder: recorder, hub: hub))
+    table = Lock(EntryTable(policy: eviction, recorder: recorder, hub: hub))
     missFuture = Future(FetchError.valueNotInCache)
     storedFuture = Future()
   }
-
-  // MARK: Reading
 
   /// Answers with the value stored under `key` (an already completed future), or
   /// fails with ``FetchError/valueNotInCache`` (also when the value has expired).
   @inlinable
   public func get(_ key: Key) -> Future<Value> {
-    let hash = key.hashValue
-    switch read(key, hash: hash) {
-    case .hit(let future, let note, _, _):
-      // The thread's stripe first: no opaque call then keeps the level's parts alive.
-      let stripe = threadStripe()
-      recorder?.recordHit(stripe: stripe)
-      if buffers.record(note, stripe: stripe) { drainIfFree() }
+    let found = table.withLock { [clock] table in
+      let future = table.future(for: key, clock: clock)
+      table.flushEvents()
       return future
-    case .miss(let expiredSlot):
-      missed(hash: hash, expired: expiredSlot != nil)
+    }
+    guard let found else {
+      recorder?.recordMiss()
       return missFuture
     }
+    recorder?.recordHit()
+    return found
   }
 
   /// Answers with the value stored under `key` with when it was stored and when it
   /// expires; fails like ``get(_:)``. Counts as a read (it slides an after-access expiry).
   public func entry(forKey key: Key) -> Future<CacheEntry<Value>> {
-    let hash = key.hashValue
-    switch read(key, hash: hash) {
-    case .hit(let future, let note, let storedAt, let deadline):
-      recorder?.recordHit()
-      if buffers.record(note) { drainIfFree() }
-      guard case .success(let value)? = future.result else {
-        return Future(FetchError.valueNotInCache)
-      }
-      return Future(
-        CacheEntry(
-          value: value, storedAt: CacheInstant(nanoseconds: storedAt).date,
-          expiresAt: deadline == TimerWheel.none ? nil : CacheInstant(nanoseconds: deadline).date))
-    case .miss(let expiredSlot):
-      missed(hash: hash, expired: expiredSlot != nil)
-      return Future(FetchError.valueNotInCache)
+    let entry = table.withLock { [clock] table in
+      let entry = table.entry(for: key, clock: clock)
+      table.flushEvents()
+      return entry
     }
+    if entry == nil { recorder?.recordMiss() } else { recorder?.recordHit() }
+    return Future(value: entry, error: FetchError.valueNotInCache)
   }
-
-  /// Looks `key` up in its shard; extends an after-access expiry on a hit.
-  @inlinable
-  func read(_ key: Key, hash: Int) -> ShardRead<Value> {
-    let shard = shards[MemoryPolicyTable<Key, Value>.shardIndex(hash, shardCount: Self.shardCount)]
-    return shard.entries.withLock { entries -> ShardRead<Value> in
-      guard let entry = entries[HashedKey(key, hash: hash)] else { return .miss(expiredSlot: nil) }
-      let deadline = entry.deadline
-      if deadline != TimerWheel.none {
-        let now = currentTime()
-        guard now < deadline else { return .miss(expiredSlot: entry.slot) }
-        if entry.slide > 0 {
-          entry.deadline =
-            CacheInstant(nanoseconds: now).adding(nanoseconds: entry.slide).nanoseconds
-        }
-      }
-      let note = ReadBuffers.hit(slot: entry.slot, generation: entry.generation)
-      switch entry.stored {
-      case .future(let future):
-        return .hit(future, note: note, storedAt: entry.storedAt, deadline: deadline)
-      case .value(let value):
-        let future = Future(value)
-        entry.stored = .future(future)
-        return .hit(future, note: note, storedAt: entry.storedAt, deadline: deadline)
-      case .empty:
-        return .miss(expiredSlot: nil)
-      }
-    }
-  }
-
-  /// Counts a miss and notes it for the policy; removes expired values when one was found.
-  @inlinable
-  func missed(hash: Int, expired: Bool) {
-    recorder?.recordMiss()
-    if buffers.recordMiss(hash: hash, stripe: threadStripe()) { drainIfFree() }
-    if expired {
-      table.withLockIfAvailable { [self] table in
-        table.drain(buffers)
-        table.removeExpired(now: currentTime(), exact: true)
-        table.flushEvents()
-      }
-    }
-  }
-
-  /// Applies the read notes when no one holds the policy's lock; never waits.
-  /// Inlinable, so the drain is specialized for the level's key and value types.
-  @inlinable
-  func drainIfFree() {
-    table.withLockIfAvailable { [buffers] table in table.drain(buffers) }
-  }
-
-  /// The time now for the level: the clock's, or the latest seen if that is later.
-  @inlinable
-  func currentTime() -> Int64 {
-    let now = usesSystemClock ? SystemClock.nanoseconds() : clock.nanoseconds()
-    var seen = latest.load(ordering: .relaxed)
-    while now > seen {
-      let (exchanged, current) = latest.compareExchange(
-        expected: seen, desired: now, ordering: .relaxed)
-      if exchanged { return now }
-      seen = current
-    }
-    return seen
-  }
-
-  // MARK: Writing
 
   /// Stores `value` under `key` with the level's expiration policy, evicting other
   /// values if needed so the total cost fits the capacity. Answers with an already
@@ -255,27 +154,26 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
 
   @inlinable
   func store(_ value: Value, forKey key: Key, expiry: Expiry, slide: Int64) -> Future<Void> {
-    let hash = key.hashValue
     let cost = Swift.max(1, value.cost)
     guard cost <= capacity else {
-      table.withLock { [buffers] table in
-        table.drain(buffers)
-        table.removeValue(for: key, hash: hash)
+      table.withLock { table in
+        table.removeValue(for: key)
         table.flushEvents()
       }
       return Future(MemoryCacheLevelError.valueTooLarge(cost: cost, capacity: capacity))
     }
-    let now = currentTime()
-    let deadline =
-      expiry.deadline(storedAt: CacheInstant(nanoseconds: now))?.nanoseconds ?? TimerWheel.none
-    table.withLock { [buffers] table in
-      table.drain(buffers)
+    let hash = policy == .lru ? 0 : UInt64(bitPattern: Int64(key.hashValue))
+    let clockNow = clock.nanoseconds()
+    table.withLock { table in
+      let now = table.observe(clockNow)
+      let deadline =
+        expiry.deadline(storedAt: CacheInstant(nanoseconds: now))?.nanoseconds ?? TimerWheel.none
       if deadline <= now {
-        table.removeValue(for: key, hash: hash)
+        table.removeValue(for: key)
         table.removeExpired(now: now)
       } else {
         table.store(
-          value, key: key, hash: hash, cost: cost, now: now, deadline: deadline, slide: slide)
+          value, cost: cost, hash: hash, for: key, now: now, deadline: deadline, slide: slide)
       }
       table.flushEvents()
     }
@@ -286,10 +184,9 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   /// Takes time in proportion to the expired values, not to all values.
   @discardableResult
   public func removeExpired() -> Future<Void> {
-    let now = currentTime()
-    table.withLock { [buffers] table in
-      table.drain(buffers)
-      table.removeExpired(now: now, exact: true)
+    let clockNow = clock.nanoseconds()
+    table.withLock { table in
+      table.removeExpired(now: table.observe(clockNow), exact: true)
       table.flushEvents()
     }
     return storedFuture
@@ -298,16 +195,14 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   /// Removes the value stored under `key`, if any. Answers with an already completed future.
   @discardableResult
   public func remove(_ key: Key) -> Future<Void> {
-    let hash = key.hashValue
-    table.withLock { [buffers] table in
-      table.drain(buffers)
-      table.removeValue(for: key, hash: hash)
+    table.withLock { table in
+      table.removeValue(for: key)
       table.flushEvents()
     }
     return storedFuture
   }
 
-  /// Removes every value. Values are released after the locks are given up.
+  /// Removes every value. Values are released after the lock is given up.
   public func clear() {
     clear(event: .cleared)
   }
@@ -318,17 +213,14 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   }
 
   private func clear(event: CacheEvent<Key>) {
-    let emptied = table.withLock { [buffers] table in
-      table.drain(buffers)
+    let emptied = table.withLock { table in
       table.note(event)
       if case .memoryWarning = event { table.note(.cleared) }
       table.flushEvents()
-      return table.removeAll()
+      return table.takeAll()
     }
     withExtendedLifetime(emptied) {}
   }
-
-  // MARK: Inspecting
 
   /// What the level has done since it was created: hits, misses, evictions and
   /// their cost (a level made with `recordsStatistics: false` reports zeros).
@@ -338,8 +230,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
 
   /// Calls `callback` with every event of the level (set, removed, expired, evicted,
   /// cleared, memory warning) until the token is cancelled or released.
-  public func observe(_ callback: @escaping @Sendable (CacheEvent<Key>) -> Void)
-    -> ObservationToken
+  public func observe(_ callback: @escaping @Sendable (CacheEvent<Key>) -> Void) -> ObservationToken
   {
     hub.observe(where: { _ in true }, callback)
   }
