@@ -1,5 +1,17 @@
+import Foundation
 import PiedPiper
 import Testing
+
+/// Runs `body` on a thread of its own and returns what it returns: building and
+/// completing a million futures takes seconds (a minute under ThreadSanitizer),
+/// which must not hold one of the few threads every async test shares.
+private func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+  await withCheckedContinuation { continuation in
+    let thread = Thread { continuation.resume(returning: body()) }
+    thread.stackSize = 8 << 20
+    thread.start()
+  }
+}
 
 /// Long chains of pending futures complete and cancel without deep recursion:
 /// each link of a chain costs heap, never stack.
@@ -34,97 +46,124 @@ struct FutureDeepChainTests {
   }
 
   @Test("Completing the source of a chain of 1,000,000 pending links of every kind")
-  func completeDeepChain() {
-    let promise = Promise<Int>()
-    var leaf = promise.future
-    for index in 0..<Self.length { leaf = Self.extend(leaf, with: .mixed, index: index) }
-    #expect(!leaf.isCompleted)
-    promise.succeed(0)
-    #expect(leaf.result?.value == Self.length)
+  func completeDeepChain() async {
+    let (pendingBefore, value) = await offPool { () -> (Bool, Int?) in
+      let promise = Promise<Int>()
+      var leaf = promise.future
+      for index in 0..<Self.length { leaf = Self.extend(leaf, with: .mixed, index: index) }
+      let pending = !leaf.isCompleted
+      promise.succeed(0)
+      return (pending, leaf.result?.value)
+    }
+    #expect(pendingBefore)
+    #expect(value == Self.length)
   }
 
   @Test(
     "Completing the source of a long chain of pending links of one kind",
     arguments: Link.singleKinds)
-  func completeLongChain(kind: Link) {
-    let promise = Promise<Int>()
-    var leaf = promise.future
-    for index in 0..<Self.shortLength { leaf = Self.extend(leaf, with: kind, index: index) }
-    promise.succeed(0)
-    #expect(leaf.result?.value == Self.shortLength)
+  func completeLongChain(kind: Link) async {
+    let value = await offPool { () -> Int? in
+      let promise = Promise<Int>()
+      var leaf = promise.future
+      for index in 0..<Self.shortLength { leaf = Self.extend(leaf, with: kind, index: index) }
+      promise.succeed(0)
+      return leaf.result?.value
+    }
+    #expect(value == Self.shortLength)
   }
 
   @Test("A failure passes down a long chain of pending maps")
-  func failDeepChain() {
-    let promise = Promise<Int>()
-    var leaf = promise.future
-    for _ in 0..<Self.shortLength { leaf = leaf.map { $0 + 1 } }
-    promise.fail(TestError(4))
-    #expect(leaf.result?.testError == TestError(4))
+  func failDeepChain() async {
+    let error = await offPool { () -> TestError? in
+      let promise = Promise<Int>()
+      var leaf = promise.future
+      for _ in 0..<Self.shortLength { leaf = leaf.map { $0 + 1 } }
+      promise.fail(TestError(4))
+      return leaf.result?.testError
+    }
+    #expect(error == TestError(4))
   }
 
   @Test(
     "Cancelling the leaf of a chain of 1,000,000 pending links of every kind cancels the source")
-  func cancelDeepChain() {
-    let promise = Promise<Int>()
-    let stopped = Counter()
-    promise.onCancel { stopped.increment() }
-    var leaf = promise.future
-    for index in 0..<Self.length { leaf = Self.extend(leaf, with: .mixed, index: index) }
-    leaf.cancel()
-    #expect(promise.future.result?.isCancelled == true)
-    #expect(stopped.value == 1)
-    #expect(leaf.result?.isCancelled == true)
+  func cancelDeepChain() async {
+    let outcome = await offPool { () -> [Bool] in
+      let promise = Promise<Int>()
+      let stopped = Counter()
+      promise.onCancel { stopped.increment() }
+      var leaf = promise.future
+      for index in 0..<Self.length { leaf = Self.extend(leaf, with: .mixed, index: index) }
+      leaf.cancel()
+      return [
+        promise.future.result?.isCancelled == true, stopped.value == 1,
+        leaf.result?.isCancelled == true,
+      ]
+    }
+    #expect(outcome == [true, true, true])
   }
 
   @Test(
     "Cancelling the leaf of a long chain of pending links of one kind", arguments: Link.singleKinds)
-  func cancelLongChain(kind: Link) {
-    let promise = Promise<Int>()
-    let stopped = Counter()
-    promise.onCancel { stopped.increment() }
-    var leaf = promise.future
-    for index in 0..<Self.shortLength { leaf = Self.extend(leaf, with: kind, index: index) }
-    leaf.cancel()
-    #expect(promise.future.result?.isCancelled == true)
-    #expect(stopped.value == 1)
-    #expect(leaf.result?.isCancelled == true)
+  func cancelLongChain(kind: Link) async {
+    let outcome = await offPool { () -> [Bool] in
+      let promise = Promise<Int>()
+      let stopped = Counter()
+      promise.onCancel { stopped.increment() }
+      var leaf = promise.future
+      for index in 0..<Self.shortLength { leaf = Self.extend(leaf, with: kind, index: index) }
+      leaf.cancel()
+      return [
+        promise.future.result?.isCancelled == true, stopped.value == 1,
+        leaf.result?.isCancelled == true,
+      ]
+    }
+    #expect(outcome == [true, true, true])
   }
 
   @Test("Cancelling the source of a long chain of pending maps cancels the leaf")
-  func cancelDeepChainFromSource() {
-    let promise = Promise<Int>()
-    var leaf = promise.future
-    for _ in 0..<Self.shortLength { leaf = leaf.map { $0 + 1 } }
-    promise.cancel()
-    #expect(leaf.result?.isCancelled == true)
+  func cancelDeepChainFromSource() async {
+    let cancelled = await offPool { () -> Bool in
+      let promise = Promise<Int>()
+      var leaf = promise.future
+      for _ in 0..<Self.shortLength { leaf = leaf.map { $0 + 1 } }
+      promise.cancel()
+      return leaf.result?.isCancelled == true
+    }
+    #expect(cancelled)
   }
 
   @Test("Along a deep chain, callbacks run in the order they were registered")
-  func callbackOrder() {
-    let promise = Promise<Int>()
-    let seen = Recorder<Int>()
-    var leaf = promise.future
-    for index in 0..<Self.shortLength {
-      leaf = leaf.map { $0 + 1 }
-      if index % 100 == 0 {
-        leaf.onSuccess { _ in seen.record(index) }
-        leaf.onCompletion { _ in seen.record(-index - 1) }
+  func callbackOrder() async {
+    let events = await offPool { () -> [Int] in
+      let promise = Promise<Int>()
+      let seen = Recorder<Int>()
+      var leaf = promise.future
+      for index in 0..<Self.shortLength {
+        leaf = leaf.map { $0 + 1 }
+        if index % 100 == 0 {
+          leaf.onSuccess { _ in seen.record(index) }
+          leaf.onCompletion { _ in seen.record(-index - 1) }
+        }
       }
+      promise.succeed(0)
+      return seen.events
     }
-    promise.succeed(0)
     let expected = stride(from: 0, to: Self.shortLength, by: 100).flatMap { [$0, -$0 - 1] }
-    #expect(seen.events == expected)
+    #expect(events == expected)
   }
 
   @Test("A callback added to a future completed by a deep chain runs at once")
-  func callbackAfterDeepCompletion() {
-    let promise = Promise<Int>()
-    var leaf = promise.future
-    for _ in 0..<Self.shortLength { leaf = leaf.flatMap { Future($0 + 1) } }
-    promise.succeed(0)
-    let seen = Recorder<Int>()
-    leaf.onSuccess { seen.record($0) }
-    #expect(seen.events == [Self.shortLength])
+  func callbackAfterDeepCompletion() async {
+    let events = await offPool { () -> [Int] in
+      let promise = Promise<Int>()
+      var leaf = promise.future
+      for _ in 0..<Self.shortLength { leaf = leaf.flatMap { Future($0 + 1) } }
+      promise.succeed(0)
+      let seen = Recorder<Int>()
+      leaf.onSuccess { seen.record($0) }
+      return seen.events
+    }
+    #expect(events == [Self.shortLength])
   }
 }
