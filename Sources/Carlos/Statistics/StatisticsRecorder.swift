@@ -40,13 +40,6 @@ final class StatisticsRecorder: Sendable {
   @inlinable
   func recordMiss() { stripe.misses.wrappingAdd(1, ordering: .relaxed) }
 
-  /// Counts a hit in stripe `stripe` (a ``threadStripe()`` number), for callers
-  /// that looked their stripe up already.
-  @inlinable
-  func recordHit(stripe: Int) {
-    stripes[stripe & (Self.stripeCount - 1)].hits.wrappingAdd(1, ordering: .relaxed)
-  }
-
   @inlinable
   func recordLoad(succeeded: Bool, nanoseconds: Int) {
     let stripe = stripe
