@@ -37,6 +37,18 @@ if [ "$(id -u)" -eq 0 ]; then
   DB_USER=postgres
 fi
 
+# The server is a daemon: it must not keep the caller's descriptors (a caller that
+# waits for the end of a pipe, or watches a descriptor to learn that its child
+# exited, as Foundation's Process does, would wait forever). Closes every
+# descriptor above 2 except bash's own script descriptor (255).
+close_inherited() {
+  local fd
+  for fd in /proc/self/fd/*; do
+    fd=${fd##*/}
+    if [ "$fd" -gt 2 ] && [ "$fd" -ne 255 ]; then eval "exec $fd>&-" 2>/dev/null || true; fi
+  done
+}
+
 case "${1:-}" in
   install)
     if find_bin >/dev/null; then exit 0; fi
@@ -69,6 +81,7 @@ case "${1:-}" in
       "${RUN_AS[@]}" "$BIN/initdb" -D "$DIR/data" -U "$DB_USER" --auth=trust --encoding=UTF8 \
         --locale=C.UTF-8 >"$DIR/initdb.log" 2>&1 || { cat "$DIR/initdb.log" >&2; exit 70; }
     fi
+    close_inherited
     "${RUN_AS[@]}" "$BIN/pg_ctl" -D "$DIR/data" -l "$DIR/server.log" -w -t 60 \
       -o "-c listen_addresses=127.0.0.1 -c port=$PORT -c unix_socket_directories=$DIR -c fsync=off -c max_connections=300" \
       start >/dev/null || { cat "$DIR/server.log" >&2; exit 70; }

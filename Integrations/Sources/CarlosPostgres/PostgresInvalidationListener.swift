@@ -67,7 +67,9 @@ public final class PostgresInvalidationListener: Sendable {
         }
       } catch {
         if !Task.isCancelled {
-          Carlos.Logger.log("Invalidation listener lost its connection: \(error)", .warning)
+          Carlos.Logger.log(
+            "Invalidation listener lost its connection: \(String(reflecting: error))", .warning,
+            metadata: ["level": "PostgresInvalidationListener"])
         }
       }
       stopped()
