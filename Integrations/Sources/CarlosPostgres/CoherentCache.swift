@@ -39,6 +39,7 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
   public let lower: PostgresCacheLevel<KeyType>
 
   private let makeKey: @Sendable (String) -> KeyType?
+  private let onInvalidation: (@Sendable (InvalidationNotice) -> Void)?
   private let state = Mutex<State>(State())
   private let subscription = Mutex<ListenerSubscription?>(nil)
 
@@ -50,13 +51,17 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
 
   /// Creates the coherent composition of `upper` and `lower`, fed by `listener`;
   /// `makeKey` turns a notice's key string back into a key (nil drops everything).
+  /// `onInvalidation`, when given, is called with each notice of another writer
+  /// after its key (or everything) was dropped from `upper`.
   public init(
     upper: Upper, lower: PostgresCacheLevel<KeyType>, listener: PostgresInvalidationListener,
-    makeKey: @escaping @Sendable (String) -> KeyType?
+    makeKey: @escaping @Sendable (String) -> KeyType?,
+    onInvalidation: (@Sendable (InvalidationNotice) -> Void)? = nil
   ) {
     self.upper = upper
     self.lower = lower
     self.makeKey = makeKey
+    self.onInvalidation = onInvalidation
     let token = listener.subscribe { [weak self] event in self?.handle(event) }
     subscription.withLock { $0 = token }
   }
@@ -202,6 +207,7 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
           upper.clear()
         }
       }
+      onInvalidation?(notice)
     }
   }
 
@@ -215,10 +221,14 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
 }
 
 extension CoherentCache where Upper.KeyType == String {
-  /// Creates the coherent composition of `upper` and `lower` for string keys.
+  /// Creates the coherent composition of `upper` and `lower` for string keys;
+  /// `onInvalidation` as in ``init(upper:lower:listener:makeKey:onInvalidation:)``.
   public convenience init(
-    upper: Upper, lower: PostgresCacheLevel<String>, listener: PostgresInvalidationListener
+    upper: Upper, lower: PostgresCacheLevel<String>, listener: PostgresInvalidationListener,
+    onInvalidation: (@Sendable (InvalidationNotice) -> Void)? = nil
   ) {
-    self.init(upper: upper, lower: lower, listener: listener, makeKey: { $0 })
+    self.init(
+      upper: upper, lower: lower, listener: listener, makeKey: { $0 },
+      onInvalidation: onInvalidation)
   }
 }

@@ -36,7 +36,7 @@ public struct InvalidationNotice: Sendable, Hashable {
   }
 
   /// The text sent as the notification's payload.
-  var payload: String {
+  public var payload: String {
     let head = "v1\t\(sender.uuidString)\t"
     let space = Data(namespace.utf8).base64EncodedString()
     if case .key(let key) = scope {
@@ -47,7 +47,7 @@ public struct InvalidationNotice: Sendable, Hashable {
   }
 
   /// Reads a payload; `nil` when it is not a notice of this format.
-  init?(payload: String) {
+  public init?(payload: String) {
     let parts = payload.split(separator: "\t", omittingEmptySubsequences: false)
     guard parts.count >= 4, parts[0] == "v1", let sender = UUID(uuidString: String(parts[1])),
       let spaceData = Data(base64Encoded: String(parts[3])),

@@ -40,11 +40,8 @@ func runExample() async throws {
     client: client,
     options: PostgresCacheOptions(namespace: namespace, operationTimeout: .seconds(5)))
   let memory = MemoryCacheLevel<String, Data>(capacity: 10_000)
-  let cache = CoherentCache(upper: memory, lower: shared, listener: listener)
-  let events = listener.subscribe { event in
-    guard case .notice(let notice) = event, notice.namespace == namespace,
-      notice.sender != shared.instanceID
-    else { return }
+  // Prints each notice of another process once its key left this process's memory.
+  let cache = CoherentCache(upper: memory, lower: shared, listener: listener) { notice in
     let now = Int64(Date().timeIntervalSince1970 * 1_000_000_000)
     switch notice.scope {
     case .key(let key): say("invalidated \(String(decoding: key, as: UTF8.self)) \(now)")
@@ -86,7 +83,6 @@ func runExample() async throws {
       case ("ping", 1):
         say("pong")
       case ("quit", 1):
-        events.cancel()
         listenerTask.cancel()
         clientTask.cancel()
         return
@@ -97,7 +93,6 @@ func runExample() async throws {
       say("error \(error)")
     }
   }
-  events.cancel()
   listenerTask.cancel()
   clientTask.cancel()
 }
