@@ -71,6 +71,9 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
   public let instanceID = UUID()
 
   private let queries: any CacheQueries
+  /// The payload of this level's namespace-wide notice, and the start of its key notices.
+  private let namespaceNotice: String
+  private let keyNoticeHead: String
   private let setup = Mutex<SetupState>(.idle)
   private let counters = Mutex<Counters>(Counters())
   /// The latest enforcement; each new one waits for it, so they never overlap.
@@ -99,6 +102,11 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
     }
     self.client = client
     self.options = options
+    let sender = instanceID
+    namespaceNotice = InvalidationNotice(sender: sender, namespace: namespace, scope: .namespace)
+      .payload
+    keyNoticeHead = InvalidationNotice(sender: sender, namespace: namespace, scope: .key(Data()))
+      .payload
     switch options.durability {
     case .unlogged: queries = TableQueries<UnloggedCacheTable>()
     case .logged: queries = TableQueries<LoggedCacheTable>()
@@ -360,7 +368,10 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
   /// The notice payload for a change of `scope`, or nil when the level sends none.
   private func notice(_ scope: InvalidationNotice.Scope) -> String? {
     guard options.publishesInvalidations else { return nil }
-    return InvalidationNotice(sender: instanceID, namespace: name, scope: scope).payload
+    // The same text as `InvalidationNotice.payload`, built from the parts made once.
+    guard case .key(let key) = scope else { return namespaceNotice }
+    let payload = keyNoticeHead + key.base64EncodedString()
+    return payload.utf8.count <= InvalidationNotice.maximumPayload ? payload : namespaceNotice
   }
 
   /// The stored form of `key`: UTF-8 of its NFC string.
