@@ -260,6 +260,7 @@ func measurePropagation(url: String, namespace: String, environment: [String: St
     reader.readabilityHandler = { handle in
       let chunk = handle.availableData
       if chunk.isEmpty {
+        handle.readabilityHandler = nil
         continuation.finish()
         return
       }

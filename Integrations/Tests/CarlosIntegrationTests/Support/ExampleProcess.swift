@@ -33,6 +33,10 @@ final class ExampleProcess: Sendable {
     let buffer = Mutex<Data>(Data())
     stdout.fileHandleForReading.readabilityHandler = { [lines] handle in
       let chunk = handle.availableData
+      if chunk.isEmpty {
+        handle.readabilityHandler = nil  // end of output: stop being called
+        return
+      }
       let complete = buffer.withLock { buffer -> [String] in
         buffer.append(chunk)
         var found: [String] = []
