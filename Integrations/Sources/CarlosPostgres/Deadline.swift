@@ -1,9 +1,8 @@
 import Carlos
-import PostgresNIO
 
 /// Runs `operation` in a new task and completes the returned future with its
 /// outcome, or fails it with ``PostgresCacheLevelError/timedOut(operation:after:)``
-/// once `timeout` has passed, cancelling the task. The future never waits for a
+/// once `timeout` has passed (within a few milliseconds), cancelling the task. The future never waits for a
 /// task that does not react to cancellation, so nothing hangs on a dead server.
 /// Cancelling the future cancels the task.
 func deadlineFuture<T: Sendable>(
@@ -11,7 +10,9 @@ func deadlineFuture<T: Sendable>(
   _ operation: @escaping @Sendable () async throws -> T
 ) -> Future<T> {
   let promise = Promise<T>()
-  let work = Task {
+  // Started on the caller's thread up to its first suspension (sending the query),
+  // which saves a hop to another thread on every operation.
+  let work = Task.immediate {
     do {
       promise.succeed(try await operation())
     } catch is CancellationError {
@@ -25,15 +26,12 @@ func deadlineFuture<T: Sendable>(
         PostgresCacheLevelError.queryFailed(operation: name, reason: String(reflecting: error)))
     }
   }
-  // An event-loop timer, not a sleeping task: cheaper to arm and to cancel.
-  let timer = PostgresClient.defaultEventLoopGroup.any().scheduleTask(
-    in: .nanoseconds(nanoseconds(of: timeout))
-  ) {
+  let timer = DeadlineWatcher.shared.arm(timeout) {
     promise.fail(PostgresCacheLevelError.timedOut(operation: name, after: timeout))
     work.cancel()
   }
   promise.future.onCompletion { result in
-    timer.cancel()
+    DeadlineWatcher.shared.disarm(timer)
     if case .cancelled = result { work.cancel() }
   }
   return promise.future
@@ -46,12 +44,4 @@ func withDeadline<T: Sendable>(
   _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
   try await deadlineFuture(name, timeout: timeout, operation).value
-}
-
-/// The whole nanoseconds of `duration` (at least 1, at most `Int64.max`).
-func nanoseconds(of duration: Duration) -> Int64 {
-  let (seconds, attoseconds) = duration.components
-  let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-  if overflow { return seconds > 0 ? .max : 1 }
-  return max(1, whole.addingClamped(attoseconds / 1_000_000_000))
 }

@@ -103,9 +103,11 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
     self.client = client
     self.options = options
     let sender = instanceID
-    namespaceNotice = InvalidationNotice(sender: sender, namespace: namespace, scope: .namespace)
+    namespaceNotice =
+      InvalidationNotice(sender: sender, namespace: namespace, scope: .namespace)
       .payload
-    keyNoticeHead = InvalidationNotice(sender: sender, namespace: namespace, scope: .key(Data()))
+    keyNoticeHead =
+      InvalidationNotice(sender: sender, namespace: namespace, scope: .key(Data()))
       .payload
     switch options.durability {
     case .unlogged: queries = TableQueries<UnloggedCacheTable>()
@@ -126,7 +128,10 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
   /// Gets the value stored under `key`; an expired row is a miss
   /// (``FetchError/valueNotInCache``).
   public func get(_ key: Key) -> Future<Data> {
-    entry(forKey: key, operation: "get").map { $0.value }
+    recordingLoad(
+      read(key, operation: "get") { [self] keyData, now in
+        try await queries.select(client, namespace: name, key: keyData, now: now)?.value
+      })
   }
 
   /// The value stored under `key`, with when it was stored and when it expires.
@@ -135,21 +140,33 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
   }
 
   private func entry(forKey key: Key, operation: String) -> Future<CacheEntry<Data>> {
-    let start = ContinuousClock.now
-    let request: Future<CacheEntry<Data>>
-    do {
-      let keyData = try encode(key)
-      let now = Self.microseconds(options.clock.now())
-      request = run(operation) { [self] in
-        guard let row = try await queries.select(client, namespace: name, key: keyData, now: now)
-        else { throw FetchError.valueNotInCache }
-        return CacheEntry(
-          value: row.value, storedAt: Self.date(row.storedAt),
-          expiresAt: row.expiresAt.map(Self.date))
-      }
-    } catch {
-      request = Future(error)
+    recordingLoad(
+      read(key, operation: operation) { [self] keyData, now in
+        try await queries.select(client, namespace: name, key: keyData, now: now).map { row in
+          CacheEntry(
+            value: row.value, storedAt: Self.date(row.storedAt),
+            expiresAt: row.expiresAt.map(Self.date))
+        }
+      })
+  }
+
+  /// Runs the read `body` for `key` at the clock's current time; nil is a miss.
+  private func read<T: Sendable>(
+    _ key: Key, operation: String,
+    _ body: @escaping @Sendable (Data, Int64) async throws -> T?
+  ) -> Future<T> {
+    let keyData: Data
+    do { keyData = try encode(key) } catch { return Future(error) }
+    let now = Self.microseconds(options.clock.now())
+    return run(operation) {
+      guard let found = try await body(keyData, now) else { throw FetchError.valueNotInCache }
+      return found
     }
+  }
+
+  /// Counts `request` as a load: a hit or a miss, with its duration.
+  private func recordingLoad<T: Sendable>(_ request: Future<T>) -> Future<T> {
+    let start = ContinuousClock.now
     request.onCompletion { [self] result in
       let elapsed = start.duration(to: .now)
       counters.withLock { counters in
