@@ -172,7 +172,9 @@ func writeBack<Upper: CacheLevel>(
 ) -> Bool {
   let stored = versions.ifUnchanged(key, since: version) { upper.set(value, forKey: key) }
   stored?.onFailure { error in
-    Logger.log("Could not store a fetched value in the upper level: \(error)", .warning)
+    Logger.log(
+      "Could not store a fetched value in the upper level: \(error)", .warning,
+      metadata: ["level": "\(Upper.self)", "key": "\(key)"])
   }
   return stored != nil
 }

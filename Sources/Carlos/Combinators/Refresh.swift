@@ -85,7 +85,9 @@ where Upper.KeyType: Hashable, Lower.KeyType == Upper.KeyType, Lower.OutputType 
       case .success(let value):
         writeBack(value, key: key, into: upper, ifUnchangedSince: version, versions: versions)
       case .error(let error):
-        Logger.log("Refreshing a value failed; the old value is kept: \(error)", .warning)
+        Logger.log(
+          "Refreshing a value failed; the old value is kept: \(error)", .warning,
+          metadata: ["key": "\(key)"])
       case .cancelled:
         Logger.log("Refreshing a value was cancelled; the old value is kept", .warning)
       }

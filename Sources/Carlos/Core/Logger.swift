@@ -21,8 +21,32 @@ public enum Logger {
     }
   }
 
+  /// One message with its severity and context (the level and key it concerns,
+  /// when it concerns one), for ``recordOutput``.
+  public struct Record: Sendable, Hashable {
+    /// The message.
+    public var message: String
+    /// Its severity.
+    public var level: Level
+    /// What it concerns, such as `"level"` (the cache level) and `"key"`; empty when nothing.
+    public var metadata: [String: String]
+
+    /// Creates a record.
+    public init(message: String, level: Level, metadata: [String: String] = [:]) {
+      self.message = message
+      self.level = level
+      self.metadata = metadata
+    }
+  }
+
+  /// Where messages go: `output` always; `records` instead when set.
+  private struct Sinks {
+    var output: @Sendable (String, Level) -> Void
+    var records: (@Sendable (Record) -> Void)?
+  }
+
   private static let printQueue = DispatchQueue(label: "Carlos.Logger")
-  private static let sink = Lock<@Sendable (String, Level) -> Void>(Logger.printWithoutBlocking)
+  private static let sinks = Lock(Sinks(output: Logger.printWithoutBlocking, records: nil))
 
   /// Prints on a background queue so callers never wait for the terminal.
   private static let printWithoutBlocking: @Sendable (String, Level) -> Void = { message, level in
@@ -31,13 +55,34 @@ public enum Logger {
 
   /// The function that receives every message. By default it prints, without
   /// blocking the caller. Safe to replace from any thread.
+  /// Messages go here unless ``recordOutput`` is set.
   public static var output: @Sendable (String, Level) -> Void {
-    get { sink.withLock { $0 } }
-    set { sink.withLock { $0 = newValue } }
+    get { sinks.withLock { $0.output } }
+    set { sinks.withLock { $0.output = newValue } }
   }
 
-  /// Sends `message` at `level` to ``output``.
+  /// When set, receives every message with its metadata instead of ``output``
+  /// (for logging systems that keep structured metadata); `nil` by default.
+  public static var recordOutput: (@Sendable (Record) -> Void)? {
+    get { sinks.withLock { $0.records } }
+    set { sinks.withLock { $0.records = newValue } }
+  }
+
+  /// Sends `message` at `level` to ``recordOutput`` when set, otherwise to ``output``.
   public static func log(_ message: @autoclosure () -> String, _ level: Level = .debug) {
-    output(message(), level)
+    log(message(), level, metadata: [:])
+  }
+
+  /// Sends `message` at `level`, with `metadata` (such as the cache level and key it
+  /// concerns), to ``recordOutput`` when set, otherwise to ``output`` (without metadata).
+  public static func log(
+    _ message: @autoclosure () -> String, _ level: Level = .debug, metadata: [String: String]
+  ) {
+    let (output, records) = sinks.withLock { ($0.output, $0.records) }
+    if let records {
+      records(Record(message: message(), level: level, metadata: metadata))
+    } else {
+      output(message(), level)
+    }
   }
 }

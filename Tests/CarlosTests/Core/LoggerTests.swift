@@ -44,3 +44,48 @@ struct LoggerTests {
       received.withLock { $0 }.contains { $0.hasPrefix("warning: Refreshing a value failed") })
   }
 }
+
+extension LoggerTests {
+  @Test("recordOutput, when set, receives messages with their metadata instead of output")
+  func recordsCarryMetadata() {
+    let records = Lock<[Logger.Record]>([])
+    let plain = Lock<[String]>([])
+    let (originalOutput, originalRecords) = (Logger.output, Logger.recordOutput)
+    defer { (Logger.output, Logger.recordOutput) = (originalOutput, originalRecords) }
+    Logger.output = { message, _ in plain.withLock { $0.append(message) } }
+    Logger.recordOutput = { record in records.withLock { $0.append(record) } }
+    Logger.log("with context", .error, metadata: ["level": "disk", "key": "k"])
+    Logger.log("without context")
+    let mine = records.withLock { $0 }.filter { $0.message.hasSuffix("context") }
+    #expect(
+      mine == [
+        Logger.Record(
+          message: "with context", level: .error, metadata: ["level": "disk", "key": "k"]),
+        Logger.Record(message: "without context", level: .debug),
+      ])
+    #expect(!plain.withLock { $0 }.contains { $0.hasSuffix("context") })
+  }
+
+  @Test("without recordOutput, messages with metadata still reach output")
+  func outputStillWorks() {
+    let plain = Lock<[String]>([])
+    let (originalOutput, originalRecords) = (Logger.output, Logger.recordOutput)
+    defer { (Logger.output, Logger.recordOutput) = (originalOutput, originalRecords) }
+    Logger.recordOutput = nil
+    Logger.output = { message, level in plain.withLock { $0.append("\(level): \(message)") } }
+    Logger.log("with context", .info, metadata: ["key": "k"])
+    #expect(plain.withLock { $0 }.contains("info: with context"))
+  }
+
+  @Test("a failed write-back names the key in its metadata")
+  func writeBackFailureNamesKey() {
+    let records = Lock<[Logger.Record]>([])
+    let originalRecords = Logger.recordOutput
+    defer { Logger.recordOutput = originalRecords }
+    Logger.recordOutput = { record in records.withLock { $0.append(record) } }
+    let upper = SpyLevel<String, Int>(setError: TestError(1))
+    let lower = SpyLevel<String, Int>(["k": 1])
+    #expect(Outcome((upper >>> lower).get("k")) == .success(1))
+    #expect(records.withLock { $0 }.contains { $0.level == .warning && $0.metadata["key"] == "k" })
+  }
+}

@@ -1,0 +1,234 @@
+import Carlos
+import Foundation
+import Synchronization
+
+/// `upper >>> postgres`, kept coherent across processes: a set, remove or clear of
+/// the PostgreSQL level's namespace in any other process drops the key (or
+/// everything) from this process's `upper`, so no process serves a value older than
+/// the newest one written anywhere for longer than a notice takes to arrive.
+///
+/// ```swift
+/// let listener = PostgresInvalidationListener(client: client)
+/// Task { await listener.run() }
+/// let cache = CoherentCache(upper: MemoryCacheLevel<String, Data>(), lower: shared, listener: listener)
+/// ```
+///
+/// - Within the process it behaves like `upper >>> lower`: a get asks `upper`, then
+///   `lower`, and copies the value found there into `upper`; set, remove and clear
+///   reach both. A value from `lower` is copied up only if no write or notice for its
+///   key arrived since the get started, so a slow read never brings back a value
+///   another process has replaced.
+/// - Notices sent by `lower` itself are ignored (this cache already applied those
+///   writes to `upper`). Writes made on `lower` directly, not through this cache,
+///   reach other processes but not this process's `upper`.
+/// - While the listener is not listening (before it first connects, and while it
+///   reconnects), notices can be missed, so `upper` is **bypassed**: gets go to
+///   `lower`, nothing is stored in `upper`, and `upper` is cleared when the listener
+///   stops and again when it listens again. A lost server thus costs the upper
+///   level's hits, never correctness.
+/// - A notice for a key too long for a notification payload, or for a clear, drops
+///   everything from `upper`.
+public final class CoherentCache<Upper: CacheLevel>: CacheLevel
+where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
+  public typealias KeyType = Upper.KeyType
+  public typealias OutputType = Data
+
+  /// The level in this process's memory.
+  public let upper: Upper
+  /// The shared PostgreSQL level.
+  public let lower: PostgresCacheLevel<KeyType>
+
+  private let makeKey: @Sendable (String) -> KeyType?
+  private let onInvalidation: (@Sendable (InvalidationNotice) -> Void)?
+  private let state = Mutex<State>(State())
+  private let subscription = Mutex<ListenerSubscription?>(nil)
+
+  /// Whether `upper` is in use, and per-stripe write counters.
+  private struct State {
+    var isOpen = false
+    var versions = [UInt64](repeating: 0, count: 16)
+  }
+
+  /// Creates the coherent composition of `upper` and `lower`, fed by `listener`;
+  /// `makeKey` turns a notice's key string back into a key (nil drops everything).
+  /// `onInvalidation`, when given, is called with each notice of another writer
+  /// after its key (or everything) was dropped from `upper`.
+  public init(
+    upper: Upper, lower: PostgresCacheLevel<KeyType>, listener: PostgresInvalidationListener,
+    makeKey: @escaping @Sendable (String) -> KeyType?,
+    onInvalidation: (@Sendable (InvalidationNotice) -> Void)? = nil
+  ) {
+    self.upper = upper
+    self.lower = lower
+    self.makeKey = makeKey
+    self.onInvalidation = onInvalidation
+    let token = listener.subscribe { [weak self] event in self?.handle(event) }
+    subscription.withLock { $0 = token }
+  }
+
+  /// Whether `upper` is in use now (the listener listens).
+  public var isUsingUpper: Bool { state.withLock { $0.isOpen } }
+
+  /// Stops following the listener; `upper` is bypassed from now on.
+  public func stopListening() {
+    subscription.withLock { $0?.cancel() }
+    handle(.stopped)
+  }
+
+  // MARK: CacheLevel
+
+  /// Gets from `upper`, then from `lower` (copying the value up), or only from
+  /// `lower` while the listener is down.
+  public func get(_ key: KeyType) -> Future<Data> {
+    guard let version = state.withLock({ $0.isOpen ? $0.versions[stripe(key)] : nil }) else {
+      return lower.get(key)
+    }
+    let first = upper.get(key)
+    if case .success? = first.result { return first }
+    let promise = Promise<Data>()
+    promise.onCancel { first.cancel() }
+    first.onCompletion { [self] result in
+      switch result {
+      case .success(let value): promise.succeed(value)
+      case .cancelled: promise.cancel()
+      case .error:
+        let second = lower.get(key)
+        promise.onCancel { second.cancel() }
+        second.onCompletion { [self] result in
+          if case .success(let value) = result { copyUp(value, key: key, since: version) }
+          promise.complete(result)
+        }
+      }
+    }
+    return promise.future
+  }
+
+  /// Stores `value` in both levels (only in `lower` while the listener is down).
+  @discardableResult
+  public func set(_ value: Data, forKey key: KeyType) -> Future<Void> {
+    write(key) {
+      $0.set(value, forKey: key)
+    } lower: {
+      $0.set(value, forKey: key)
+    }
+  }
+
+  /// Stores `value` with `expiry` in both levels.
+  @discardableResult
+  public func set(_ value: Data, forKey key: KeyType, expiry: Expiry) -> Future<Void> {
+    write(key) {
+      $0.set(value, forKey: key, expiry: expiry)
+    } lower: {
+      $0.set(value, forKey: key, expiry: expiry)
+    }
+  }
+
+  /// Removes `key` from both levels.
+  @discardableResult
+  public func remove(_ key: KeyType) -> Future<Void> {
+    write(key) {
+      $0.remove(key)
+    } lower: {
+      $0.remove(key)
+    }
+  }
+
+  /// Removes expired values from both levels.
+  @discardableResult
+  public func removeExpired() -> Future<Void> {
+    upper.removeExpired().zip(lower.removeExpired()).map { _ in () }
+  }
+
+  /// Clears both levels (`lower`: its namespace only).
+  public func clear() {
+    state.withLock { state in
+      bumpAll(&state)
+      upper.clear()
+      lower.clear()
+    }
+  }
+
+  /// Forwards the warning to `upper`.
+  public func onMemoryWarning() {
+    upper.onMemoryWarning()
+  }
+
+  // MARK: Coherence
+
+  private func write(
+    _ key: KeyType, upper writeUpper: (Upper) -> Future<Void>,
+    lower writeLower: (PostgresCacheLevel<KeyType>) -> Future<Void>
+  ) -> Future<Void> {
+    state.withLock { state in
+      state.versions[stripe(key)] &+= 1
+      let lowerWrite = writeLower(lower)
+      guard state.isOpen else { return lowerWrite }
+      return writeUpper(upper).zip(lowerWrite).map { _ in () }
+    }
+  }
+
+  private func copyUp(_ value: Data, key: KeyType, since version: UInt64) {
+    state.withLock { state in
+      guard state.isOpen, state.versions[stripe(key)] == version else { return }
+      upper.set(value, forKey: key).onFailure { error in
+        Carlos.Logger.log(
+          "Could not copy a value into the upper level: \(error)", .warning,
+          metadata: ["level": "\(Upper.self)", "key": "\(key)"])
+      }
+    }
+  }
+
+  private func handle(_ event: PostgresInvalidationListener.Event) {
+    switch event {
+    case .listening:
+      state.withLock { state in
+        bumpAll(&state)
+        upper.clear()
+        state.isOpen = true
+      }
+    case .stopped:
+      state.withLock { state in
+        bumpAll(&state)
+        state.isOpen = false
+        upper.clear()
+      }
+    case .notice(let notice):
+      guard notice.namespace == lower.name, notice.sender != lower.instanceID else { return }
+      if case .key(let bytes) = notice.scope,
+        let key = makeKey(String(decoding: bytes, as: UTF8.self))
+      {
+        state.withLock { state in
+          state.versions[stripe(key)] &+= 1
+          upper.remove(key)
+        }
+      } else {
+        state.withLock { state in
+          bumpAll(&state)
+          upper.clear()
+        }
+      }
+      onInvalidation?(notice)
+    }
+  }
+
+  private func bumpAll(_ state: inout State) {
+    for index in state.versions.indices { state.versions[index] &+= 1 }
+  }
+
+  private func stripe(_ key: KeyType) -> Int {
+    key.hashValue & 15
+  }
+}
+
+extension CoherentCache where Upper.KeyType == String {
+  /// Creates the coherent composition of `upper` and `lower` for string keys;
+  /// `onInvalidation` as in ``init(upper:lower:listener:makeKey:onInvalidation:)``.
+  public convenience init(
+    upper: Upper, lower: PostgresCacheLevel<String>, listener: PostgresInvalidationListener,
+    onInvalidation: (@Sendable (InvalidationNotice) -> Void)? = nil
+  ) {
+    self.init(
+      upper: upper, lower: lower, listener: listener, makeKey: { $0 },
+      onInvalidation: onInvalidation)
+  }
+}

@@ -1,0 +1,427 @@
+import Carlos
+import Foundation
+import PostgresNIO
+import Synchronization
+
+/// A cache level whose values live in PostgreSQL, shared by every process that
+/// uses the same server and namespace.
+///
+/// ```swift
+/// let client = PostgresClient(configuration: try DatabaseURL.configuration(url))
+/// Task { await client.run() }
+/// let shared = try PostgresCacheLevel<String>(
+///   client: client, options: PostgresCacheOptions(namespace: "responses", capacity: 64 << 20))
+/// shared.set(body, forKey: "/index.html", expiry: .after(.seconds(300)))
+/// let body = try await shared.get("/index.html").value
+/// ```
+///
+/// - Storage: one row per key in the `carlos_cache` table (``PostgresCacheOptions/Durability``:
+///   `UNLOGGED` by default, or the logged `carlos_cache_logged`), created with its
+///   indexes on first use if missing. Rows are scoped by the namespace: `clear()`
+///   deletes only this namespace's rows.
+/// - Statements: every statement is a named prepared statement with constant SQL;
+///   keys, values, namespace and times are bound parameters, never spliced into SQL.
+/// - Keys: the UTF-8 bytes of the key's string in Unicode NFC (as the disk level
+///   stores them), stored as `bytea`, so quotes, backslashes, SQL keywords, NUL and
+///   any other character are stored and read back exactly. Keys are indexed by
+///   their SHA-256 digest, and the full key is compared on every read, so keys of
+///   any length up to ``PostgresCacheOptions/maximumKeySize`` work.
+/// - Values: `Data`, up to ``PostgresCacheOptions/maximumValueSize``; a larger one
+///   fails with ``PostgresCacheLevelError/valueTooLarge(size:limit:)``, stores
+///   nothing and removes any older value of the key (so no process keeps reading
+///   a value older than the one that was asked to be written). A set is one
+///   `INSERT ... ON CONFLICT DO UPDATE`: two processes setting one key at once
+///   leave one of the two values whole.
+/// - Expiry: per entry (``set(_:forKey:expiry:)``) or the options' `defaultExpiry`,
+///   in microseconds of the level's clock; an expired row is a miss, and is deleted
+///   by ``removeExpired()`` in batches of `batchSize` rows, or by eviction.
+/// - Capacity: when the options give one, the sizes (key + value bytes) of the
+///   namespace's rows are kept under it by batched eviction: after sets have
+///   written an eighth of the capacity, the level measures the namespace, deletes
+///   expired rows, then the oldest written rows (by `stored_at`; a read does not
+///   refresh a row, which keeps reads write-free) in batches until it is within
+///   capacity. So the namespace can exceed its capacity by up to an eighth (plus
+///   what other processes write at the same time) until the next enforcement;
+///   ``enforceCapacity()`` runs one at once.
+/// - Failures: every operation fails within ``PostgresCacheOptions/operationTimeout``
+///   with ``PostgresCacheLevelError/timedOut(operation:after:)`` when the server is
+///   down or unreachable, or ``PostgresCacheLevelError/queryFailed(operation:reason:)``
+///   when the statement fails; in `memory >>> postgres >>> fetcher` a failed get
+///   falls through to the levels below. The level recovers when the server is back
+///   (the client reconnects; the table is created again if it was lost).
+/// - Invalidation: with ``PostgresCacheOptions/publishesInvalidations`` (the default)
+///   each set, remove and clear sends an ``InvalidationNotice`` in the same
+///   transaction as its write, which ``CoherentCache``s of other processes use to
+///   drop the key from their upper levels.
+/// - Statistics: every get is a load, counted as a hit or a miss with its duration;
+///   eviction counts rows and bytes evicted by this level.
+///
+/// The caller owns the `PostgresClient` and must keep its `run()` going.
+public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedCacheLevel,
+  CacheStatisticsSource
+{
+  public typealias KeyType = Key
+  public typealias OutputType = Data
+
+  /// The client whose connection pool the level uses.
+  public let client: PostgresClient
+  /// The level's options.
+  public let options: PostgresCacheOptions
+  /// Identifies this level in the notices it sends, so its own are told apart.
+  public let instanceID = UUID()
+
+  private let queries: any CacheQueries
+  /// The payload of this level's namespace-wide notice, and the start of its key notices.
+  private let namespaceNotice: String
+  private let keyNoticeHead: String
+  private let setup = Mutex<SetupState>(.idle)
+  private let counters = Mutex<Counters>(Counters())
+  /// The latest enforcement; each new one waits for it, so they never overlap.
+  private let enforcement = Mutex<Task<Void, any Error>?>(nil)
+
+  private enum SetupState {
+    case idle
+    case running(Task<Void, any Error>)
+    case ready
+  }
+
+  private struct Counters {
+    var statistics = CacheStatistics()
+    var bytesSinceEnforcement = 0
+    var enforcing = false
+  }
+
+  /// Creates a level over `client` with `options`.
+  ///
+  /// - Throws: ``PostgresCacheLevelError/invalidNamespace(_:)`` when the namespace
+  ///   is empty, longer than 200 UTF-8 bytes or contains NUL.
+  public init(client: PostgresClient, options: PostgresCacheOptions) throws {
+    let namespace = options.namespace
+    guard !namespace.isEmpty, namespace.utf8.count <= 200, !namespace.utf8.contains(0) else {
+      throw PostgresCacheLevelError.invalidNamespace(namespace)
+    }
+    self.client = client
+    self.options = options
+    let sender = instanceID
+    namespaceNotice =
+      InvalidationNotice(sender: sender, namespace: namespace, scope: .namespace)
+      .payload
+    keyNoticeHead =
+      InvalidationNotice(sender: sender, namespace: namespace, scope: .key(Data()))
+      .payload
+    switch options.durability {
+    case .unlogged: queries = TableQueries<UnloggedCacheTable>()
+    case .logged: queries = TableQueries<LoggedCacheTable>()
+    }
+  }
+
+  /// The level's namespace, the name its statistics are reported under.
+  public var name: String { options.namespace }
+
+  /// A snapshot of the level's hits, misses, loads and evictions.
+  public var statistics: CacheStatistics {
+    counters.withLock { $0.statistics }
+  }
+
+  // MARK: Reads
+
+  /// Gets the value stored under `key`; an expired row is a miss
+  /// (``FetchError/valueNotInCache``).
+  public func get(_ key: Key) -> Future<Data> {
+    recordingLoad(
+      read(key, operation: "get") { [self] keyData, now in
+        try await queries.select(client, namespace: name, key: keyData, now: now)?.value
+      })
+  }
+
+  /// The value stored under `key`, with when it was stored and when it expires.
+  public func entry(forKey key: Key) -> Future<CacheEntry<Data>> {
+    entry(forKey: key, operation: "entry")
+  }
+
+  private func entry(forKey key: Key, operation: String) -> Future<CacheEntry<Data>> {
+    recordingLoad(
+      read(key, operation: operation) { [self] keyData, now in
+        try await queries.select(client, namespace: name, key: keyData, now: now).map { row in
+          CacheEntry(
+            value: row.value, storedAt: Self.date(row.storedAt),
+            expiresAt: row.expiresAt.map(Self.date))
+        }
+      })
+  }
+
+  /// Runs the read `body` for `key` at the clock's current time; nil is a miss.
+  private func read<T: Sendable>(
+    _ key: Key, operation: String,
+    _ body: @escaping @Sendable (Data, Int64) async throws -> T?
+  ) -> Future<T> {
+    let keyData: Data
+    do { keyData = try encode(key) } catch { return Future(error) }
+    let now = Self.microseconds(options.clock.now())
+    return run(operation) {
+      guard let found = try await body(keyData, now) else { throw FetchError.valueNotInCache }
+      return found
+    }
+  }
+
+  /// Counts `request` as a load: a hit or a miss, with its duration.
+  private func recordingLoad<T: Sendable>(_ request: Future<T>) -> Future<T> {
+    let start = ContinuousClock.now
+    request.onCompletion { [self] result in
+      let elapsed = start.duration(to: .now)
+      counters.withLock { counters in
+        if case .success = result {
+          counters.statistics.hitCount += 1
+          counters.statistics.loadSuccessCount += 1
+        } else {
+          counters.statistics.missCount += 1
+          counters.statistics.loadFailureCount += 1
+        }
+        counters.statistics.totalLoadTime += elapsed
+      }
+    }
+    return request
+  }
+
+  // MARK: Writes
+
+  /// Stores `value` under `key` with the options' default expiry.
+  @discardableResult
+  public func set(_ value: Data, forKey key: Key) -> Future<Void> {
+    set(value, forKey: key, expiry: options.defaultExpiry)
+  }
+
+  /// Stores `value` under `key` until `expiry`; an expiry already past stores
+  /// nothing and removes any older value.
+  @discardableResult
+  public func set(_ value: Data, forKey key: Key, expiry: Expiry) -> Future<Void> {
+    let keyData: Data
+    do { keyData = try encode(key) } catch { return Future(error) }
+    guard value.count <= options.maximumValueSize else {
+      let tooLarge = PostgresCacheLevelError.valueTooLarge(
+        size: value.count, limit: options.maximumValueSize)
+      return delete(keyData).flatMap { _ in Future<Void>(tooLarge) }
+    }
+    let now = Self.microseconds(options.clock.now())
+    let expiresAt: Int64?
+    switch expiry {
+    case .never: expiresAt = nil
+    case .after(let duration): expiresAt = now.addingClamped(Self.microseconds(duration))
+    case .at(let date): expiresAt = Self.microseconds(date)
+    }
+    if let expiresAt, expiresAt <= now { return delete(keyData) }
+    let row = EntryRow(
+      namespace: name, key: keyData, value: value, storedAt: now, expiresAt: expiresAt)
+    let notice = notice(.key(keyData))
+    return run("set") { [self] in
+      try await queries.upsert(client, row, notice: notice)
+      noteWritten(bytes: keyData.count + value.count)
+    }
+  }
+
+  /// Removes the value stored under `key`, if any.
+  @discardableResult
+  public func remove(_ key: Key) -> Future<Void> {
+    do { return delete(try encode(key)) } catch { return Future(error) }
+  }
+
+  private func delete(_ keyData: Data) -> Future<Void> {
+    let notice = notice(.key(keyData))
+    return run("remove") { [self] in
+      try await queries.delete(client, namespace: name, key: keyData, notice: notice)
+    }
+  }
+
+  /// Deletes every row of the level's namespace (and no other); a failure is logged.
+  public func clear() {
+    clearAll().onFailure { [name] error in
+      Carlos.Logger.log(
+        "Could not clear PostgreSQL namespace: \(error)", .error, metadata: ["level": name])
+    }
+  }
+
+  /// Deletes every row of the level's namespace; the future tells when it is done.
+  @discardableResult
+  public func clearAll() -> Future<Void> {
+    let notice = notice(.namespace)
+    return run("clear") { [self] in
+      try await queries.clear(client, namespace: name, notice: notice)
+    }
+  }
+
+  /// Deletes the namespace's expired rows, `batchSize` rows per statement.
+  @discardableResult
+  public func removeExpired() -> Future<Void> {
+    Future { [self] in _ = try await deleteExpiredRows() }
+  }
+
+  /// Does nothing: the level holds nothing in this process's memory.
+  public func onMemoryWarning() {}
+
+  // MARK: Capacity
+
+  /// Brings the namespace within the options' capacity now: deletes expired rows,
+  /// then the oldest written rows in batches. Succeeds at once without a capacity.
+  @discardableResult
+  public func enforceCapacity() -> Future<Void> {
+    guard options.capacity != nil else { return Future() }
+    let task = enforcement.withLock { latest in
+      let previous = latest
+      let task = Task { [self] in
+        _ = await previous?.result
+        try await enforceOnce()
+      }
+      latest = task
+      return task
+    }
+    return Future { try await task.value }
+  }
+
+  private func enforceOnce() async throws {
+    guard let capacity = options.capacity else { return }
+    do {
+      var usage = try await withDeadline("usage", timeout: options.operationTimeout) {
+        [self] in try await queries.usage(client, namespace: name)
+      }
+      guard usage.bytes > Int64(capacity) else { return }
+      let expired = try await deleteExpiredRows()
+      usage.bytes -= expired.bytes
+      usage.rows -= expired.rows
+      while usage.bytes > Int64(capacity), usage.rows > 0 {
+        let average = max(1, usage.bytes / usage.rows)
+        let needed = (usage.bytes - Int64(capacity) + average - 1) / average
+        let limit = Int(min(Int64(options.batchSize), max(1, needed)))
+        let evicted = try await withDeadline("evict", timeout: options.operationTimeout) {
+          [self] in try await queries.evictOldest(client, namespace: name, limit: limit)
+        }
+        guard evicted.rows > 0 else { break }
+        usage.bytes -= evicted.bytes
+        usage.rows -= evicted.rows
+        counters.withLock {
+          $0.statistics.evictionCount += Int(evicted.rows)
+          $0.statistics.evictedCost += Int(evicted.bytes)
+        }
+      }
+    }
+  }
+
+  /// Counts bytes written and starts an enforcement once an eighth of the capacity was written.
+  private func noteWritten(bytes: Int) {
+    guard let capacity = options.capacity else { return }
+    let start = counters.withLock { counters -> Bool in
+      counters.bytesSinceEnforcement += bytes
+      guard !counters.enforcing, counters.bytesSinceEnforcement >= max(1, capacity / 8) else {
+        return false
+      }
+      counters.enforcing = true
+      counters.bytesSinceEnforcement = 0
+      return true
+    }
+    guard start else { return }
+    enforceCapacity().onCompletion { [self] result in
+      counters.withLock { $0.enforcing = false }
+      if case .error(let error) = result {
+        Carlos.Logger.log(
+          "Could not enforce the PostgreSQL cache capacity: \(error)", .warning,
+          metadata: ["level": name])
+      }
+    }
+  }
+
+  private func deleteExpiredRows() async throws -> (rows: Int64, bytes: Int64) {
+    let now = Self.microseconds(options.clock.now())
+    var total: (rows: Int64, bytes: Int64) = (0, 0)
+    while true {
+      let batch = try await withDeadline("removeExpired", timeout: options.operationTimeout) {
+        [self] in
+        try await ensureTable()
+        return try await queries.deleteExpired(
+          client, namespace: name, now: now, limit: options.batchSize)
+      }
+      total.rows += batch.rows
+      total.bytes += batch.bytes
+      if batch.rows < Int64(options.batchSize) { return total }
+    }
+  }
+
+  // MARK: Plumbing
+
+  /// Runs `body` after making sure the table exists, within the operation timeout.
+  private func run<T: Sendable>(
+    _ operation: String, _ body: @escaping @Sendable () async throws -> T
+  )
+    -> Future<T>
+  {
+    deadlineFuture(operation, timeout: options.operationTimeout) { [self] in
+      try await ensureTable()
+      return try await body()
+    }
+  }
+
+  /// Creates the table once per level (again after a failure).
+  private func ensureTable() async throws {
+    let task: Task<Void, any Error>? = setup.withLock { state in
+      switch state {
+      case .ready: return nil
+      case .running(let task): return task
+      case .idle:
+        let task = Task { [client, queries] in try await queries.createTable(client) }
+        state = .running(task)
+        return task
+      }
+    }
+    guard let task else { return }
+    do {
+      try await task.value
+      setup.withLock { $0 = .ready }
+    } catch {
+      setup.withLock { state in
+        if case .running = state { state = .idle }
+      }
+      throw error
+    }
+  }
+
+  /// The notice payload for a change of `scope`, or nil when the level sends none.
+  private func notice(_ scope: InvalidationNotice.Scope) -> String? {
+    guard options.publishesInvalidations else { return nil }
+    // The same text as `InvalidationNotice.payload`, built from the parts made once.
+    guard case .key(let key) = scope else { return namespaceNotice }
+    let payload = keyNoticeHead + key.base64EncodedString()
+    return payload.utf8.count <= InvalidationNotice.maximumPayload ? payload : namespaceNotice
+  }
+
+  /// The stored form of `key`: UTF-8 of its NFC string.
+  private func encode(_ key: Key) throws -> Data {
+    let data = Data(CanonicalKeyBytes.bytes(of: key.toString()))
+    guard data.count <= options.maximumKeySize else {
+      throw PostgresCacheLevelError.keyTooLarge(size: data.count, limit: options.maximumKeySize)
+    }
+    return data
+  }
+
+  static func microseconds(_ date: Date) -> Int64 {
+    let value = (date.timeIntervalSince1970 * 1_000_000).rounded()
+    guard value.isFinite else { return value > 0 ? .max : .min }
+    return value >= 9.2e18 ? .max : (value <= -9.2e18 ? .min : Int64(value))
+  }
+
+  static func microseconds(_ duration: Duration) -> Int64 {
+    let (seconds, attoseconds) = duration.components
+    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
+    if overflow { return seconds > 0 ? .max : .min }
+    return whole.addingClamped(attoseconds / 1_000_000_000_000)
+  }
+
+  static func date(_ microseconds: Int64) -> Date {
+    Date(timeIntervalSince1970: Double(microseconds) / 1_000_000)
+  }
+}
+
+extension Int64 {
+  /// The sum, held at `.max` or `.min` instead of overflowing.
+  func addingClamped(_ other: Int64) -> Int64 {
+    let (sum, overflow) = addingReportingOverflow(other)
+    return overflow ? (other > 0 ? .max : .min) : sum
+  }
+}

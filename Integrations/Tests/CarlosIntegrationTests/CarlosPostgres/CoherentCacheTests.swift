@@ -1,0 +1,102 @@
+import Carlos
+import CarlosPostgres
+import Foundation
+import PostgresNIO
+import Synchronization
+import Testing
+
+/// Two levels over one namespace in this process stand for two processes: each has
+/// its own instance id, so each one's notices reach the other's coherent cache.
+@Suite("CoherentCache", .enabled(if: !PostgresTestServer.skipped))
+struct CoherentCacheTests {
+  @Test("before the listener listens the upper level is bypassed; once it listens it is used")
+  func bypassUntilListening() async throws {
+    try await PostgresTestServer.withClient { client in
+      let namespace = PostgresTestServer.namespace()
+      let lower = try PostgresCacheLevel<String>(
+        client: client, options: .init(namespace: namespace))
+      let listener = PostgresInvalidationListener(client: client)
+      let memory = MemoryCacheLevel<String, Data>(capacity: 10)
+      let cache = CoherentCache(upper: memory, lower: lower, listener: listener)
+      #expect(!cache.isUsingUpper)
+      try await cache.set(Data("v".utf8), forKey: "k").value
+      #expect(try await cache.get("k").value == Data("v".utf8))
+      #expect(await outcome(memory.get("k")).failure != nil, "nothing is kept upstairs while deaf")
+
+      let listening = Task { await listener.run() }
+      defer { listening.cancel() }
+      try await withTimeout(.seconds(20), "the listener") { await listener.waitUntilListening() }
+      #expect(cache.isUsingUpper)
+      #expect(try await cache.get("k").value == Data("v".utf8))
+      #expect(try await memory.get("k").value == Data("v".utf8), "copied up once listening")
+    }
+  }
+
+  @Test(
+    "another writer's set, remove and long-key set drop keys from the upper level; own notices are ignored"
+  )
+  func noticesDropKeys() async throws {
+    try await PostgresTestServer.withClient { client in
+      let namespace = PostgresTestServer.namespace()
+      let mine = try PostgresCacheLevel<String>(
+        client: client, options: .init(namespace: namespace))
+      let theirs = try PostgresCacheLevel<String>(
+        client: client, options: .init(namespace: namespace))
+      let listener = PostgresInvalidationListener(client: client)
+      let listening = Task { await listener.run() }
+      defer { listening.cancel() }
+      let memory = MemoryCacheLevel<String, Data>(capacity: 10)
+      let cache = CoherentCache(upper: memory, lower: mine, listener: listener)
+      let marks = Marks()
+      let subscription = listener.subscribe { event in
+        if case .notice(let notice) = event, case .key(let key) = notice.scope {
+          marks.add(String(decoding: key, as: UTF8.self))
+        }
+      }
+      defer { subscription.cancel() }
+      try await withTimeout(.seconds(20), "the listener") { await listener.waitUntilListening() }
+
+      try await cache.set(Data("a1".utf8), forKey: "a").value
+      try await cache.set(Data("b1".utf8), forKey: "b").value
+      // Notices arrive in commit order: once the marker's is here, "a"'s own notice was seen.
+      try await theirs.set(Data("m".utf8), forKey: "marker1").value
+      try await marks.wait(for: "marker1")
+      #expect(try await memory.get("a").value == Data("a1".utf8), "own notice ignored")
+
+      try await theirs.set(Data("a2".utf8), forKey: "a").value
+      try await eventually(within: .seconds(20), "the drop of a") {
+        if (try? await memory.get("a").value) != nil { throw WaitTimedOut(what: "a") }
+      }
+      #expect(try await cache.get("a").value == Data("a2".utf8))
+      #expect(try await memory.get("b").value == Data("b1".utf8), "other keys stay")
+
+      try await theirs.remove("b").value
+      try await eventually(within: .seconds(20), "the drop of b") {
+        if (try? await memory.get("b").value) != nil { throw WaitTimedOut(what: "b") }
+      }
+      #expect(await outcome(cache.get("b")).failure != nil)
+
+      // A 100 KB key does not fit a notice: everything of the namespace is dropped.
+      #expect(try await cache.get("a").value == Data("a2".utf8))
+      try await theirs.set(Data("x".utf8), forKey: String(repeating: "k", count: 100_000)).value
+      try await theirs.set(Data("m".utf8), forKey: "marker2").value
+      try await marks.wait(for: "marker2")
+      #expect(await outcome(memory.get("a")).failure != nil)
+    }
+  }
+}
+
+/// The keys of the notices seen so far.
+final class Marks: Sendable {
+  private let seen = Mutex<Set<String>>([])
+
+  func add(_ key: String) { _ = seen.withLock { $0.insert(key) } }
+
+  /// Waits (up to 20 s) until a notice for `key` was seen; every subscriber has then
+  /// handled the notices before it.
+  func wait(for key: String) async throws {
+    try await eventually(within: .seconds(20), "the notice for \(key)") {
+      if !seen.withLock({ $0.contains(key) }) { throw WaitTimedOut(what: key) }
+    }
+  }
+}

@@ -1,0 +1,116 @@
+import Carlos
+import CarlosPostgres
+import Foundation
+import PostgresNIO
+import Testing
+
+/// Servers that are down at start, killed mid-run and restarted, each a throwaway
+/// cluster of the test's own (Scripts/pg-cluster.sh) on an ephemeral port.
+@Suite("Server failures", .serialized, .enabled(if: !PostgresTestServer.skipped))
+struct ServerFailureTests {
+  func options(_ durability: PostgresCacheOptions.Durability = .unlogged) -> PostgresCacheOptions {
+    PostgresCacheOptions(
+      namespace: PostgresTestServer.namespace(), durability: durability,
+      operationTimeout: .milliseconds(500))
+  }
+
+  func isUnavailable(_ error: (any Error)?) -> Bool {
+    switch error as? PostgresCacheLevelError {
+    case .timedOut?, .queryFailed?: return true
+    default: return false
+    }
+  }
+
+  @Test(
+    "server down at start: get and set fail within the timeout, a composed get falls through, the level recovers once the server starts"
+  )
+  func downAtStart() async throws {
+    try await withCluster { cluster in
+      var configuration = try await cluster.configuration()
+      configuration.options.connectTimeout = .milliseconds(200)
+      try await PostgresTestServer.withRunningClient(configuration) { client in
+        let level = try PostgresCacheLevel<String>(client: client, options: options())
+        let started = ContinuousClock.now
+        let get = await outcome(level.get("k"))
+        let set = await outcome(level.set(Data("v".utf8), forKey: "k"))
+        #expect(isUnavailable(get.failure), "\(get)")
+        #expect(isUnavailable(set.failure), "\(set)")
+        #expect(started.duration(to: .now) < .seconds(30), "bounded by the timeouts, not hanging")
+
+        let cache = level >>> BasicFetcher<String, Data> { _ in Future(Data("from below".utf8)) }
+        #expect(try await cache.get("k").value == Data("from below".utf8))
+
+        try await cluster.start()
+        try await eventually(within: .seconds(60), "the level to recover") {
+          try await level.set(Data("back".utf8), forKey: "k").value
+        }
+        #expect(try await level.get("k").value == Data("back".utf8))
+      }
+    }
+  }
+
+  @Test(
+    "server killed mid-run and restarted: operations fail fast, the listener stops and the upper level is bypassed, then everything recovers"
+  )
+  func killedAndRestarted() async throws {
+    try await withCluster { cluster in
+      try await cluster.start()
+      var configuration = try await cluster.configuration()
+      configuration.options.connectTimeout = .milliseconds(200)
+      try await PostgresTestServer.withRunningClient(configuration) { client in
+        let unlogged = try PostgresCacheLevel<String>(client: client, options: options())
+        let logged = try PostgresCacheLevel<String>(client: client, options: options(.logged))
+        let listener = PostgresInvalidationListener(
+          client: client, reconnectDelay: .milliseconds(100))
+        let listening = Task { await listener.run() }
+        defer { listening.cancel() }
+        let memory = MemoryCacheLevel<String, Data>(capacity: 100)
+        let coherent = CoherentCache(upper: memory, lower: unlogged, listener: listener)
+        try await withTimeout(.seconds(20), "the listener") { await listener.waitUntilListening() }
+        try await coherent.set(Data("v1".utf8), forKey: "k").value
+        try await logged.set(Data("durable".utf8), forKey: "k").value
+        #expect(coherent.isUsingUpper)
+        #expect(try await memory.get("k").value == Data("v1".utf8))
+
+        try await cluster.kill()
+        try await eventually(within: .seconds(10), "the listener to notice") {
+          if coherent.isUsingUpper { throw WaitTimedOut(what: "bypass") }
+        }
+        #expect(await outcome(memory.get("k")).failure != nil, "the upper level was cleared")
+        let get = await outcome(unlogged.get("k"))
+        let set = await outcome(unlogged.set(Data("v2".utf8), forKey: "k"))
+        #expect(isUnavailable(get.failure), "\(get)")
+        #expect(isUnavailable(set.failure), "\(set)")
+        let fallback = coherent >>> BasicFetcher<String, Data> { _ in Future(Data("below".utf8)) }
+        #expect(try await fallback.get("k").value == Data("below".utf8))
+
+        try await cluster.start()
+        try await eventually(within: .seconds(60), "the level to recover") {
+          try await unlogged.set(Data("v3".utf8), forKey: "k").value
+        }
+        #expect(try await unlogged.get("k").value == Data("v3".utf8))
+        // The logged table survived the crash; the unlogged one was emptied by recovery.
+        #expect(try await logged.get("k").value == Data("durable".utf8))
+        try await withTimeout(.seconds(60), "the listener to listen again") {
+          await listener.waitUntilListening()
+        }
+        #expect(listener.generation >= 2)
+        try await eventually(within: .seconds(10), "the upper level to be used again") {
+          if !coherent.isUsingUpper { throw WaitTimedOut(what: "upper") }
+        }
+      }
+    }
+  }
+
+  /// Runs `body` with a cluster of its own, removed afterwards whatever happens.
+  func withCluster(_ body: (ThrowawayCluster) async throws -> Void) async throws {
+    let cluster = try await ThrowawayCluster()
+    do {
+      try await body(cluster)
+    } catch {
+      await cluster.remove()
+      throw error
+    }
+    await cluster.remove()
+  }
+}

@@ -1,0 +1,117 @@
+import Carlos
+import CarlosPostgres
+import Foundation
+import PostgresNIO
+import Testing
+
+/// The PostgreSQL server the integration tests run against: `DATABASE_URL`, as
+/// exported by `Integrations/Scripts/with-postgres.sh`.
+///
+/// Without it the tests fail with a message saying how to provide one, unless
+/// `CARLOS_SKIP_POSTGRES_TESTS=1` says to skip them.
+enum PostgresTestServer {
+  /// Whether the tests that need a server are skipped (`CARLOS_SKIP_POSTGRES_TESTS=1`).
+  static var skipped: Bool {
+    ProcessInfo.processInfo.environment["CARLOS_SKIP_POSTGRES_TESTS"] == "1"
+  }
+
+  /// Why the tests cannot run, shown when there is no server.
+  static let missing =
+    "DATABASE_URL is not set: run the tests through Integrations/Scripts/with-postgres.sh "
+    + "(which starts a throwaway PostgreSQL), or set CARLOS_SKIP_POSTGRES_TESTS=1 to skip them"
+
+  /// The server's address.
+  static func url() throws -> String {
+    guard let url = ProcessInfo.processInfo.environment["DATABASE_URL"], !url.isEmpty else {
+      throw ServerUnavailable(message: missing)
+    }
+    return url
+  }
+
+  /// Runs `body` with a running client of the test server, after checking that the
+  /// server answers (failing with a clear message when it does not).
+  static func withClient<T: Sendable>(
+    maximumConnections: Int = 20,
+    _ body: @Sendable (PostgresClient) async throws -> T
+  ) async throws -> T {
+    var configuration = try DatabaseURL.configuration(try url())
+    configuration.options.maximumConnections = maximumConnections
+    return try await withRunningClient(configuration) { client in
+      do {
+        try await withTimeout(.seconds(10)) {
+          _ = try await client.query("SELECT 1").collect()
+        }
+      } catch {
+        throw ServerUnavailable(
+          message: "PostgreSQL at \(try url()) is unreachable (\(error)); start one with "
+            + "Integrations/Scripts/with-postgres.sh or set CARLOS_SKIP_POSTGRES_TESTS=1")
+      }
+      return try await body(client)
+    }
+  }
+
+  /// Runs `body` with a client of `configuration` whose `run()` goes on meanwhile.
+  static func withRunningClient<T: Sendable>(
+    _ configuration: PostgresClient.Configuration,
+    _ body: @Sendable (PostgresClient) async throws -> T
+  ) async throws -> T {
+    let client = PostgresClient(configuration: configuration)
+    return try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask { await client.run() }
+      defer { group.cancelAll() }
+      return try await body(client)
+    }
+  }
+
+  /// A namespace no other test uses.
+  static func namespace(_ label: String = #function) -> String {
+    "test-\(label.prefix(40))-\(UUID().uuidString.prefix(8))"
+  }
+}
+
+/// The server the tests need is not there.
+struct ServerUnavailable: Error, CustomStringConvertible {
+  var message: String
+  var description: String { message }
+}
+
+/// A bounded wait for something outside the test's control took too long.
+struct WaitTimedOut: Error, CustomStringConvertible {
+  var what: String
+  var description: String { "timed out waiting for \(what)" }
+}
+
+/// Runs `operation`, failing with `WaitTimedOut` after `limit`.
+func withTimeout<T: Sendable>(
+  _ limit: Duration, _ what: String = "an operation",
+  _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+  try await withThrowingTaskGroup(of: T.self) { group in
+    group.addTask { try await operation() }
+    group.addTask {
+      try await Task.sleep(for: limit)
+      throw WaitTimedOut(what: what)
+    }
+    defer { group.cancelAll() }
+    return try await group.next()!
+  }
+}
+
+/// Retries `attempt` every 50 ms until it succeeds (for a server coming back),
+/// failing with `WaitTimedOut` after `limit`.
+func eventually<T: Sendable>(
+  within limit: Duration, _ what: String, _ attempt: @Sendable () async throws -> T
+) async throws -> T {
+  let deadline = ContinuousClock.now + limit
+  while true {
+    do { return try await attempt() } catch {
+      if ContinuousClock.now >= deadline { throw WaitTimedOut(what: "\(what) (last: \(error))") }
+    }
+    try await Task.sleep(for: .milliseconds(50))
+  }
+}
+
+/// The outcome of a future, for comparisons in expectations.
+func outcome<T: Sendable>(_ future: Future<T>) async -> Result<T, any Error> {
+  do { return .success(try await future.value) } catch { return .failure(error) }
+}
