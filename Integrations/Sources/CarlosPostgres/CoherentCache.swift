@@ -40,8 +40,8 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
 
   private let makeKey: @Sendable (String) -> KeyType?
   private let onInvalidation: (@Sendable (InvalidationNotice) -> Void)?
-  private let state = Mutex<State>(State())
-  private let subscription = Mutex<ListenerSubscription?>(nil)
+  private let state = Locked<State>(State())
+  private let subscription = Locked<ListenerSubscription?>(nil)
 
   /// Whether `upper` is in use, and per-stripe write counters.
   private struct State {

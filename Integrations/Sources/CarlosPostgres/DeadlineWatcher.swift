@@ -17,7 +17,7 @@ final class DeadlineWatcher: Sendable {
     var watching = false
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// Calls `expire` once `timeout` has passed, unless ``disarm(_:)`` is called first.
   func arm(_ timeout: Duration, expire: @escaping @Sendable () -> Void) -> UInt64 {

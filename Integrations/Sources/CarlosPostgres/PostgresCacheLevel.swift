@@ -74,10 +74,10 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
   /// The payload of this level's namespace-wide notice, and the start of its key notices.
   private let namespaceNotice: String
   private let keyNoticeHead: String
-  private let setup = Mutex<SetupState>(.idle)
-  private let counters = Mutex<Counters>(Counters())
+  private let setup = Locked<SetupState>(.idle)
+  private let counters = Locked<Counters>(Counters())
   /// The latest enforcement; each new one waits for it, so they never overlap.
-  private let enforcement = Mutex<Task<Void, any Error>?>(nil)
+  private let enforcement = Locked<Task<Void, any Error>?>(nil)
 
   private enum SetupState {
     case idle

@@ -28,7 +28,7 @@ public final class PostgresInvalidationListener: Sendable {
   /// How long the listener waits before trying again after losing its connection.
   public let reconnectDelay: Duration
 
-  private let state = Mutex<State>(State())
+  private let state = Locked<State>(State())
 
   private struct State {
     var listening = false
@@ -135,10 +135,10 @@ public final class PostgresInvalidationListener: Sendable {
 /// Keeps a subscription to a ``PostgresInvalidationListener`` alive; it ends when
 /// cancelled or released.
 public final class ListenerSubscription: Sendable {
-  private let end: Mutex<(@Sendable () -> Void)?>
+  private let end: Locked<(@Sendable () -> Void)?>
 
   init(_ end: @escaping @Sendable () -> Void) {
-    self.end = Mutex(end)
+    self.end = Locked(end)
   }
 
   /// Ends the subscription.
