@@ -105,9 +105,10 @@ final class DiskWriteGate: Sendable {
     gate.signal()
   }
 
-  /// Waits (at most 30 s) until a write is held; returns whether one is.
+  /// Waits (at most 90 s: under ThreadSanitizer on a loaded machine the level's
+  /// queue can start late) until a write is held; returns whether one is.
   func waitUntilHeld() async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(30)
+    let deadline = ContinuousClock.now + .seconds(90)
     while ContinuousClock.now < deadline {
       if state.withLock({ $0.held }) { return true }
       try? await Task.sleep(for: .milliseconds(1))
@@ -125,7 +126,7 @@ final class DiskWriteGate: Sendable {
     }
     guard holds else { return nil }
     // Bounded, so a failing test cannot hang the suite.
-    _ = gate.wait(timeout: .now() + 40)
+    _ = gate.wait(timeout: .now() + 120)
     return state.withLock { state in
       state.held = false
       return state.failure
