@@ -43,6 +43,11 @@ final class EventHub<Key: Sendable>: Sendable {
     }
   }
 
+  /// Adds an observer of every event.
+  func observeAll(_ callback: @escaping @Sendable (CacheEvent<Key>) -> Void) -> ObservationToken {
+    observe(where: { _ in true }, callback)
+  }
+
   /// Hands `events` to the observers that want them, on the hub's queue.
   @usableFromInline
   func emit(_ events: [CacheEvent<Key>]) {
@@ -64,6 +69,15 @@ final class EventHub<Key: Sendable>: Sendable {
   /// Runs `body` on the queue once every event emitted before has been delivered (for tests).
   package func afterDelivery() async {
     await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+  }
+}
+
+extension EventHub where Key: Equatable {
+  /// Adds an observer of the events about `key`, and of clears and memory warnings.
+  func observe(
+    key: Key, _ callback: @escaping @Sendable (CacheEvent<Key>) -> Void
+  ) -> ObservationToken {
+    observe(where: { event in event.key.map { $0 == key } ?? true }, callback)
   }
 }
 

@@ -430,15 +430,14 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   public func observe(_ callback: @escaping @Sendable (CacheEvent<String>) -> Void)
     -> ObservationToken
   {
-    hub.observe(where: { _ in true }, callback)
+    hub.observeAll(callback)
   }
 
   /// Calls `callback` with the events about `key`, clears and memory warnings.
   public func observe(
     key: Key, _ callback: @escaping @Sendable (CacheEvent<String>) -> Void
   ) -> ObservationToken {
-    let name = CanonicalKey.string(for: key)
-    return hub.observe(where: { event in event.key.map { $0 == name } ?? true }, callback)
+    hub.observe(key: CanonicalKey.string(for: key), callback)
   }
 
   /// Waits until every event emitted so far has reached the observers (for tests).

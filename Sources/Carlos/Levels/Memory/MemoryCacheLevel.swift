@@ -232,14 +232,14 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   /// cleared, memory warning) until the token is cancelled or released.
   public func observe(_ callback: @escaping @Sendable (CacheEvent<Key>) -> Void) -> ObservationToken
   {
-    hub.observe(where: { _ in true }, callback)
+    hub.observeAll(callback)
   }
 
   /// Calls `callback` with the events about `key`, clears and memory warnings.
   public func observe(
     key: Key, _ callback: @escaping @Sendable (CacheEvent<Key>) -> Void
   ) -> ObservationToken {
-    hub.observe(where: { event in event.key.map { $0 == key } ?? true }, callback)
+    hub.observe(key: key, callback)
   }
 
   /// Waits until every event emitted so far has reached the observers (for tests).
