@@ -30,4 +30,17 @@ package struct Lock<Value: ~Copyable>: ~Copyable, Sendable {
       return try body(&value)
     }
   }
+
+  /// Runs `body` with exclusive access to the protected value if no other thread
+  /// holds the lock; returns nil at once, without running `body`, if one does.
+  @inlinable
+  package borrowing func withLockIfAvailable<Result: ~Copyable, E: Error>(
+    _ body: (inout sending Value) throws(E) -> sending Result
+  ) throws(E) -> sending Result? {
+    try mutex.withLockIfAvailable { (value: inout sending Value) throws(E) -> sending Result in
+      _ = handoff.load(ordering: .acquiring)
+      defer { handoff.store(false, ordering: .releasing) }
+      return try body(&value)
+    }
+  }
 }

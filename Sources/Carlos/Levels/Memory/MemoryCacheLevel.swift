@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A cache level in memory, bounded by the total cost of what it holds.
 ///
 /// Every value has a cost (``ExpensiveObject/cost``: bytes for `Data` and
@@ -51,7 +53,17 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   /// Where the level reads the time.
   public let clock: any CacheClock
 
-  @usableFromInline let table: Lock<EntryTable<Key, Value>>
+  /// The policy's side: slots, eviction order, deadlines, events. Writers hold it;
+  /// readers only try it, to drain the read buffer.
+  @usableFromInline let table: Lock<SlotTable<Key, Value>>
+  /// The entries, in shards with locks of their own: what readers lock.
+  @usableFromInline let shards: ShardSet<Key, Value>
+  /// The reads not yet told to the policy.
+  @usableFromInline let reads: ReadBuffer
+  /// The latest time any writer saw, so readers never see time go backwards.
+  @usableFromInline let latest = Atomic<Int64>(.min)
+  /// Whether misses are worth telling the policy (not for LRU).
+  @usableFromInline let recordsMisses: Bool
   /// Counts hits, misses and evictions; nil when the level records no statistics.
   @usableFromInline let recorder: StatisticsRecorder?
   @usableFromInline let hub = EventHub<Key>()
@@ -92,7 +104,10 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
     let eviction = WindowTinyLFU(capacity: capacity, mode: mode, random: SplitMix64())
     let recorder = recordsStatistics ? StatisticsRecorder() : nil
     self.recorder = recorder
-    table = Lock(EntryTable(policy: eviction, recorder: recorder, hub: hub))
+    table = Lock(SlotTable(policy: eviction, recorder: recorder, hub: hub))
+    shards = ShardSet(count: ShardSet<Key, Value>.recommendedCount)
+    reads = ReadBuffer(stripes: ReadBuffer.recommendedStripes)
+    recordsMisses = policy != .lru
     missFuture = Future(FetchError.valueNotInCache)
     storedFuture = Future()
   }
@@ -101,29 +116,69 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   /// fails with ``FetchError/valueNotInCache`` (also when the value has expired).
   @inlinable
   public func get(_ key: Key) -> Future<Value> {
-    let found = table.withLock { [clock] table in
-      let future = table.future(for: key, clock: clock)
-      table.flushEvents()
-      return future
+    switch read(key) {
+    case .hit(let future, _, _, _): return future
+    case .miss, .expired: return missFuture
     }
-    guard let found else {
-      recorder?.recordMiss()
-      return missFuture
-    }
-    recorder?.recordHit()
-    return found
   }
 
   /// Answers with the value stored under `key` with when it was stored and when it
   /// expires; fails like ``get(_:)``. Counts as a read (it slides an after-access expiry).
   public func entry(forKey key: Key) -> Future<CacheEntry<Value>> {
-    let entry = table.withLock { [clock] table in
-      let entry = table.entry(for: key, clock: clock)
-      table.flushEvents()
-      return entry
+    guard case .hit(let future, _, let storedAt, let deadline) = read(key),
+      case .success(let value)? = future.result
+    else { return Future(FetchError.valueNotInCache) }
+    return Future(
+      CacheEntry(
+        value: value,
+        storedAt: CacheInstant(nanoseconds: storedAt).date,
+        expiresAt: deadline == TimerWheel.none ? nil : CacheInstant(nanoseconds: deadline).date))
+  }
+
+  /// Looks `key` up in its shard, counts the read and records it for the policy;
+  /// removes the entry when it has expired.
+  @inlinable
+  func read(_ key: Key) -> EntryShard<Key, Value>.ReadOutcome {
+    let hash = key.hashValue
+    let outcome = shards.withShard(hash: hash) { shard in
+      shard.read(key, hash: hash) {
+        Swift.max(clock.nanoseconds(), latest.load(ordering: .relaxed))
+      }
     }
-    if entry == nil { recorder?.recordMiss() } else { recorder?.recordHit() }
-    return Future(value: entry, error: FetchError.valueNotInCache)
+    let thread = threadStripe()
+    let drains: Bool
+    switch outcome {
+    case .hit(_, let ticket, _, _):
+      recorder?.recordHit(thread: thread)
+      drains = reads.recordHit(ticket, thread: thread)
+    case .miss:
+      recorder?.recordMiss(thread: thread)
+      drains = recordsMisses && reads.recordMiss(hash: UInt64(bitPattern: Int64(hash)), thread: thread)
+    case .expired(let ticket, let now):
+      recorder?.recordMiss(thread: thread)
+      write { table in
+        table.expire(ticket: ticket, now: table.observe(now), in: shards)
+        table.recordMiss(hash: UInt64(bitPattern: Int64(hash)))
+      }
+      return outcome
+    }
+    if drains {
+      table.withLockIfAvailable { table in table.drain(reads) }
+    }
+    return outcome
+  }
+
+  /// Runs `body` under the policy's lock, after telling the policy the reads
+  /// recorded so far; hands the events to the observers before giving the lock up.
+  @inlinable
+  func write<Result>(_ body: (inout SlotTable<Key, Value>) -> Result) -> Result {
+    table.withLock { table -> Result in
+      table.drain(reads)
+      let result = body(&table)
+      latest.store(table.latest, ordering: .relaxed)
+      table.flushEvents()
+      return result
+    }
   }
 
   /// Stores `value` under `key` with the level's expiration policy, evicting other
@@ -155,27 +210,24 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   @inlinable
   func store(_ value: Value, forKey key: Key, expiry: Expiry, slide: Int64) -> Future<Void> {
     let cost = Swift.max(1, value.cost)
+    let hash = key.hashValue
     guard cost <= capacity else {
-      table.withLock { table in
-        table.removeValue(for: key)
-        table.flushEvents()
-      }
+      write { table in table.removeValue(for: key, hash: hash, in: shards) }
       return Future(MemoryCacheLevelError.valueTooLarge(cost: cost, capacity: capacity))
     }
-    let hash = policy == .lru ? 0 : UInt64(bitPattern: Int64(key.hashValue))
     let clockNow = clock.nanoseconds()
-    table.withLock { table in
+    write { table in
       let now = table.observe(clockNow)
       let deadline =
         expiry.deadline(storedAt: CacheInstant(nanoseconds: now))?.nanoseconds ?? TimerWheel.none
       if deadline <= now {
-        table.removeValue(for: key)
-        table.removeExpired(now: now)
+        table.removeValue(for: key, hash: hash, in: shards)
+        table.removeExpired(now: now, in: shards)
       } else {
         table.store(
-          value, cost: cost, hash: hash, for: key, now: now, deadline: deadline, slide: slide)
+          value, cost: cost, hash: hash, for: key, now: now, deadline: deadline, slide: slide,
+          in: shards)
       }
-      table.flushEvents()
     }
     return storedFuture
   }
@@ -185,9 +237,8 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   @discardableResult
   public func removeExpired() -> Future<Void> {
     let clockNow = clock.nanoseconds()
-    table.withLock { table in
-      table.removeExpired(now: table.observe(clockNow), exact: true)
-      table.flushEvents()
+    write { table in
+      table.removeExpired(now: table.observe(clockNow), exact: true, in: shards)
     }
     return storedFuture
   }
@@ -195,14 +246,12 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   /// Removes the value stored under `key`, if any. Answers with an already completed future.
   @discardableResult
   public func remove(_ key: Key) -> Future<Void> {
-    table.withLock { table in
-      table.removeValue(for: key)
-      table.flushEvents()
-    }
+    let hash = key.hashValue
+    write { table in table.removeValue(for: key, hash: hash, in: shards) }
     return storedFuture
   }
 
-  /// Removes every value. Values are released after the lock is given up.
+  /// Removes every value.
   public func clear() {
     clear(event: .cleared)
   }
@@ -213,13 +262,11 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   }
 
   private func clear(event: CacheEvent<Key>) {
-    let emptied = table.withLock { table in
+    write { table in
       table.note(event)
       if case .memoryWarning = event { table.note(.cleared) }
-      table.flushEvents()
-      return table.takeAll()
+      table.removeAll(from: shards)
     }
-    withExtendedLifetime(emptied) {}
   }
 
   /// What the level has done since it was created: hits, misses, evictions and
@@ -249,11 +296,11 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
 
   /// The sum of the costs of the values the level holds.
   public var totalCost: Int {
-    table.withLock { $0.totalCost }
+    write { $0.totalCost }
   }
 
   /// The number of values the level holds.
   public var count: Int {
-    table.withLock { $0.count }
+    write { $0.count }
   }
 }
