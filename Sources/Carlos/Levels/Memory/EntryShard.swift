@@ -11,18 +11,13 @@
 struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchecked Sendable {
   // @unchecked: the storage belongs to the shard alone, and the shard is reached
   // only under its lock (see ``ShardSet``).
-  /// A stored value, as stored or already wrapped for readers.
-  @usableFromInline
-  enum Stored: Sendable {
-    case value(Value)
-    case future(Future<Value>)
-  }
-
   /// A stored key and what the level knows of its value.
   @usableFromInline
   struct Entry: Sendable {
     @usableFromInline var key: Key
-    @usableFromInline var stored: Stored
+    @usableFromInline var value: Value
+    /// The completed future readers share, made by the first read of `value`.
+    @usableFromInline var future: Future<Value>?
     /// The entry's slot and that slot's generation (see ``ReadTicket``).
     @usableFromInline var ticket: UInt64
     /// When the value was stored, in nanoseconds since 1970.
@@ -35,7 +30,8 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
     @inlinable
     init(key: Key, value: Value, ticket: UInt64, storedAt: Int64, deadline: Int64, slide: Int64) {
       self.key = key
-      self.stored = .value(value)
+      self.value = value
+      self.future = nil
       self.ticket = ticket
       self.storedAt = storedAt
       self.deadline = deadline
@@ -120,33 +116,34 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
     }
   }
 
-  /// Reads `key`: a hit answers with the future readers share (made on the first
-  /// read) and slides an after-access deadline. `now` is asked only of entries
-  /// that expire.
+  /// Reads the entry in `bucket`, which never expires: answers with the future
+  /// readers share (made on the first read).
   @inlinable
-  func read(_ key: Key, hash: Int, now: () -> Int64) -> ReadOutcome {
-    guard let bucket = find(key, hash: hash) else { return .miss }
+  func hit(at bucket: Int) -> ReadOutcome {
     let entry = entries + bucket
-    var deadline = entry.pointee.deadline
-    if deadline != TimerWheel.none {
-      let time = now()
-      guard time < deadline else { return .expired(ticket: entry.pointee.ticket, now: time) }
-      if entry.pointee.slide > 0 {
-        deadline = CacheInstant(nanoseconds: time).adding(nanoseconds: entry.pointee.slide)
-          .nanoseconds
-        entry.pointee.deadline = deadline
-      }
-    }
     let future: Future<Value>
-    switch entry.pointee.stored {
-    case .future(let shared):
+    if let shared = entry.pointee.future {
       future = shared
-    case .value(let value):
-      future = Future(value)
-      entry.pointee.stored = .future(future)
+    } else {
+      future = Future(entry.pointee.value)
+      entry.pointee.future = future
     }
     return .hit(
-      future, ticket: entry.pointee.ticket, storedAt: entry.pointee.storedAt, deadline: deadline)
+      future, ticket: entry.pointee.ticket, storedAt: entry.pointee.storedAt,
+      deadline: entry.pointee.deadline)
+  }
+
+  /// Reads the entry in `bucket` at time `now`: a miss when it has expired;
+  /// otherwise slides an after-access deadline and answers like ``hit(at:)``.
+  @inlinable
+  func hit(at bucket: Int, now: Int64) -> ReadOutcome {
+    let entry = entries + bucket
+    guard now < entry.pointee.deadline else { return .expired(ticket: entry.pointee.ticket, now: now) }
+    if entry.pointee.slide > 0 {
+      entry.pointee.deadline = CacheInstant(nanoseconds: now)
+        .adding(nanoseconds: entry.pointee.slide).nanoseconds
+    }
+    return hit(at: bucket)
   }
 
   /// Adds `entry`, whose key the shard does not hold and whose hash is `hash`.

@@ -140,10 +140,10 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   @inlinable
   func read(_ key: Key) -> EntryShard<Key, Value>.ReadOutcome {
     let hash = key.hashValue
-    let outcome = shards.withShard(hash: hash) { shard in
-      shard.read(key, hash: hash) {
-        Swift.max(clock.nanoseconds(), latest.load(ordering: .relaxed))
-      }
+    let outcome = shards.withShard(hash: hash) { shard -> EntryShard<Key, Value>.ReadOutcome in
+      guard let bucket = shard.find(key, hash: hash) else { return .miss }
+      if shard.entries[bucket].deadline == TimerWheel.none { return shard.hit(at: bucket) }
+      return shard.hit(at: bucket, now: now())
     }
     let thread = threadStripe()
     let drains: Bool
@@ -166,6 +166,12 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
       table.withLockIfAvailable { table in table.drain(reads) }
     }
     return outcome
+  }
+
+  /// The time: the clock's, or the latest a writer saw if that is later.
+  @inlinable
+  func now() -> Int64 {
+    Swift.max(clock.nanoseconds(), latest.load(ordering: .relaxed))
   }
 
   /// Runs `body` under the policy's lock, after telling the policy the reads

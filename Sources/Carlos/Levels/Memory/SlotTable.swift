@@ -112,7 +112,8 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
     var isNew = false
     let slot = shards.withShard(hash: hash) { shard -> Int in
       if let bucket = shard.find(key, hash: hash) {
-        shard.entries[bucket].stored = .value(value)
+        shard.entries[bucket].value = value
+        shard.entries[bucket].future = nil
         shard.entries[bucket].storedAt = now
         shard.entries[bucket].deadline = deadline
         shard.entries[bucket].slide = slide
