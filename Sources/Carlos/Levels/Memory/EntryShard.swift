@@ -2,9 +2,10 @@
 /// select this shard, in an open-addressing table (linear probing, deletion by
 /// shifting back) searched with the hash the level computed once per operation.
 ///
-/// Each entry carries what a read needs without the level's policy: the value (or
+/// Each entry carries what a read needs without the level's policy: the value (and
 /// the completed future that readers share), its times, and the ticket of its
-/// slot in the ``SlotTable``. The buckets live in memory the shard owns, so that a
+/// slot in the ``SlotTable``. The shard also counts its hits and misses and keeps
+/// the notes of its reads for the policy (``ReadNotes``). The buckets live in memory the shard owns, so that a
 /// read copies nothing it does not return. Not thread-safe by itself: every shard
 /// has its own lock.
 @usableFromInline
@@ -39,15 +40,22 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
     }
   }
 
-  /// What a read found.
+  /// What a read learned besides the value.
   @usableFromInline
-  enum ReadOutcome: Sendable {
-    /// No entry for the key.
-    case miss
-    /// An entry that had expired at `now`.
-    case expired(ticket: UInt64, now: Int64)
-    /// A live entry: the future readers share, its ticket and its times.
-    case hit(Future<Value>, ticket: UInt64, storedAt: Int64, deadline: Int64)
+  struct ReadReport: Sendable {
+    /// When the value was stored and when it expires (valid after a hit).
+    @usableFromInline var storedAt: Int64 = 0
+    @usableFromInline var deadline: Int64 = 0
+    /// The ticket of an entry found expired, and the time it was found so; 0 otherwise.
+    @usableFromInline var expiredTicket: UInt64 = 0
+    @usableFromInline var expiredAt: Int64 = 0
+    /// Whether the read left the shard's first note (the shard must be marked).
+    @usableFromInline var leftFirstNote = false
+    /// Whether the shard's notes should be drained.
+    @usableFromInline var wantsDrain = false
+
+    @inlinable
+    init() {}
   }
 
   /// The hash of the key in each bucket (never 0), or 0 for an empty bucket.
@@ -58,6 +66,11 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
   @usableFromInline var mask: Int
   /// The number of entries.
   @usableFromInline var count = 0
+  /// The reads not yet told to the policy.
+  @usableFromInline var notes = ReadNotes()
+  /// The hits and misses of reads of this shard.
+  @usableFromInline var hits = 0
+  @usableFromInline var misses = 0
 
   /// Creates an empty shard.
   @inlinable
@@ -70,6 +83,7 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
     for bucket in 0...mask where hashes[bucket] != 0 { (entries + bucket).deinitialize(count: 1) }
     hashes.deallocate()
     entries.deallocate()
+    notes.deallocate()
   }
 
   /// Storage for `buckets` empty buckets.
@@ -116,34 +130,47 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
     }
   }
 
-  /// Reads the entry in `bucket`, which never expires: answers with the future
-  /// readers share (made on the first read).
+  /// Reads `key` (whose hash is `hash`) at time `max(clock, latest)`: answers with
+  /// the future readers share (made on the first read), slides an after-access
+  /// deadline, counts the hit or miss and notes it for the policy (a miss only when
+  /// `notesMisses`). An expired entry reads as a miss, reported in `report`.
   @inlinable
-  func hit(at bucket: Int) -> ReadOutcome {
-    let entry = entries + bucket
-    let future: Future<Value>
-    if let shared = entry.pointee.future {
-      future = shared
-    } else {
-      future = Future(entry.pointee.value)
-      entry.pointee.future = future
+  mutating func read(
+    _ key: Key, hash: Int, clock: any CacheClock, latest: Int64, notesMisses: Bool,
+    report: inout ReadReport
+  ) -> Future<Value>? {
+    let wasClean = notes.count == 0
+    defer {
+      report.leftFirstNote = wasClean && notes.count > 0
+      report.wantsDrain = notes.wantsDrain
     }
-    return .hit(
-      future, ticket: entry.pointee.ticket, storedAt: entry.pointee.storedAt,
-      deadline: entry.pointee.deadline)
-  }
-
-  /// Reads the entry in `bucket` at time `now`: a miss when it has expired;
-  /// otherwise slides an after-access deadline and answers like ``hit(at:)``.
-  @inlinable
-  func hit(at bucket: Int, now: Int64) -> ReadOutcome {
-    let entry = entries + bucket
-    guard now < entry.pointee.deadline else { return .expired(ticket: entry.pointee.ticket, now: now) }
-    if entry.pointee.slide > 0 {
-      entry.pointee.deadline = CacheInstant(nanoseconds: now)
-        .adding(nanoseconds: entry.pointee.slide).nanoseconds
+    guard let bucket = find(key, hash: hash) else {
+      misses &+= 1
+      if notesMisses { notes.recordMiss(hash: UInt64(bitPattern: Int64(hash))) }
+      return nil
     }
-    return hit(at: bucket)
+    let entry = entries + bucket
+    if entry.pointee.deadline != TimerWheel.none {
+      let now = Swift.max(clock.nanoseconds(), latest)
+      guard now < entry.pointee.deadline else {
+        misses &+= 1
+        report.expiredTicket = entry.pointee.ticket
+        report.expiredAt = now
+        return nil
+      }
+      if entry.pointee.slide > 0 {
+        entry.pointee.deadline = CacheInstant(nanoseconds: now)
+          .adding(nanoseconds: entry.pointee.slide).nanoseconds
+      }
+    }
+    hits &+= 1
+    notes.recordHit(entry.pointee.ticket)
+    report.storedAt = entry.pointee.storedAt
+    report.deadline = entry.pointee.deadline
+    if let shared = entry.pointee.future { return shared }
+    let future = Future(entry.pointee.value)
+    entry.pointee.future = future
+    return future
   }
 
   /// Adds `entry`, whose key the shard does not hold and whose hash is `hash`.

@@ -58,13 +58,12 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   @usableFromInline let table: Lock<SlotTable<Key, Value>>
   /// The entries, in shards with locks of their own: what readers lock.
   @usableFromInline let shards: ShardSet<Key, Value>
-  /// The reads not yet told to the policy.
-  @usableFromInline let reads: ReadBuffer
   /// The latest time any writer saw, so readers never see time go backwards.
   @usableFromInline let latest = Atomic<Int64>(.min)
   /// Whether misses are worth telling the policy (not for LRU).
   @usableFromInline let recordsMisses: Bool
-  /// Counts hits, misses and evictions; nil when the level records no statistics.
+  /// Counts evictions (the shards count hits and misses); nil when the level
+  /// records no statistics.
   @usableFromInline let recorder: StatisticsRecorder?
   @usableFromInline let hub = EventHub<Key>()
   /// Returned for every miss: a completed future can be shared, as nothing can change it.
@@ -106,7 +105,6 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
     self.recorder = recorder
     table = Lock(SlotTable(policy: eviction, recorder: recorder, hub: hub))
     shards = ShardSet(count: ShardSet<Key, Value>.recommendedCount)
-    reads = ReadBuffer(stripes: ReadBuffer.recommendedStripes)
     recordsMisses = policy != .lru
     missFuture = Future(FetchError.valueNotInCache)
     storedFuture = Future()
@@ -116,62 +114,48 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   /// fails with ``FetchError/valueNotInCache`` (also when the value has expired).
   @inlinable
   public func get(_ key: Key) -> Future<Value> {
-    switch read(key) {
-    case .hit(let future, _, _, _): return future
-    case .miss, .expired: return missFuture
-    }
+    var report = EntryShard<Key, Value>.ReadReport()
+    return read(key, report: &report) ?? missFuture
   }
 
   /// Answers with the value stored under `key` with when it was stored and when it
   /// expires; fails like ``get(_:)``. Counts as a read (it slides an after-access expiry).
   public func entry(forKey key: Key) -> Future<CacheEntry<Value>> {
-    guard case .hit(let future, _, let storedAt, let deadline) = read(key),
-      case .success(let value)? = future.result
-    else { return Future(FetchError.valueNotInCache) }
+    var report = EntryShard<Key, Value>.ReadReport()
+    guard case .success(let value)? = read(key, report: &report)?.result else {
+      return Future(FetchError.valueNotInCache)
+    }
     return Future(
       CacheEntry(
         value: value,
-        storedAt: CacheInstant(nanoseconds: storedAt).date,
-        expiresAt: deadline == TimerWheel.none ? nil : CacheInstant(nanoseconds: deadline).date))
+        storedAt: CacheInstant(nanoseconds: report.storedAt).date,
+        expiresAt: report.deadline == TimerWheel.none
+          ? nil : CacheInstant(nanoseconds: report.deadline).date))
   }
 
-  /// Looks `key` up in its shard, counts the read and records it for the policy;
-  /// removes the entry when it has expired.
+  /// Reads `key` in its shard (see ``EntryShard/read(_:hash:clock:latest:notesMisses:report:)``);
+  /// then removes the entry if it has expired, or drains the read notes when they
+  /// are many and the policy's lock is free.
   @inlinable
-  func read(_ key: Key) -> EntryShard<Key, Value>.ReadOutcome {
+  func read(_ key: Key, report: inout EntryShard<Key, Value>.ReadReport) -> Future<Value>? {
     let hash = key.hashValue
-    let outcome = shards.withShard(hash: hash) { shard -> EntryShard<Key, Value>.ReadOutcome in
-      guard let bucket = shard.find(key, hash: hash) else { return .miss }
-      if shard.entries[bucket].deadline == TimerWheel.none { return shard.hit(at: bucket) }
-      return shard.hit(at: bucket, now: now())
+    let latest = latest.load(ordering: .relaxed)
+    let future = shards.withShard(hash: hash) { shard in
+      shard.read(
+        key, hash: hash, clock: clock, latest: latest, notesMisses: recordsMisses,
+        report: &report)
     }
-    let thread = threadStripe()
-    let drains: Bool
-    switch outcome {
-    case .hit(_, let ticket, _, _):
-      recorder?.recordHit(thread: thread)
-      drains = reads.recordHit(ticket, thread: thread)
-    case .miss:
-      recorder?.recordMiss(thread: thread)
-      drains = recordsMisses && reads.recordMiss(hash: UInt64(bitPattern: Int64(hash)), thread: thread)
-    case .expired(let ticket, let now):
-      recorder?.recordMiss(thread: thread)
+    if report.leftFirstNote { shards.markDirty(hash & shards.mask) }
+    if report.expiredTicket != 0 {
+      let (ticket, now) = (report.expiredTicket, report.expiredAt)
       write { table in
         table.expire(ticket: ticket, now: table.observe(now), in: shards)
         table.recordMiss(hash: UInt64(bitPattern: Int64(hash)))
       }
-      return outcome
+    } else if report.wantsDrain {
+      table.withLockIfAvailable { table in table.drain(shards) }
     }
-    if drains {
-      table.withLockIfAvailable { table in table.drain(reads) }
-    }
-    return outcome
-  }
-
-  /// The time: the clock's, or the latest a writer saw if that is later.
-  @inlinable
-  func now() -> Int64 {
-    Swift.max(clock.nanoseconds(), latest.load(ordering: .relaxed))
+    return future
   }
 
   /// Runs `body` under the policy's lock, after telling the policy the reads
@@ -179,7 +163,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   @inlinable
   func write<Result>(_ body: (inout SlotTable<Key, Value>) -> Result) -> Result {
     table.withLock { table -> Result in
-      table.drain(reads)
+      table.drain(shards)
       let result = body(&table)
       latest.store(table.latest, ordering: .relaxed)
       table.flushEvents()
@@ -278,7 +262,14 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   /// What the level has done since it was created: hits, misses, evictions and
   /// their cost (a level made with `recordsStatistics: false` reports zeros).
   public var statistics: CacheStatistics {
-    recorder?.snapshot ?? CacheStatistics()
+    guard var statistics = recorder?.snapshot else { return CacheStatistics() }
+    for index in 0..<shards.count {
+      shards.withShard(at: index) { shard in
+        statistics.hitCount += shard.hits
+        statistics.missCount += shard.misses
+      }
+    }
+    return statistics
   }
 
   /// Calls `callback` with every event of the level (set, removed, expired, evicted,
