@@ -4,8 +4,7 @@
 ///
 /// Each entry carries what a read needs without the level's policy: the value (and
 /// the completed future that readers share), its times, and the ticket of its
-/// slot in the ``SlotTable``. The shard also counts its hits and misses and keeps
-/// the notes of its reads for the policy (``ReadNotes``). The buckets live in memory the shard owns, so that a
+/// slot in the ``SlotTable``. The shard also counts its hits and misses. The buckets live in memory the shard owns, so that a
 /// read copies nothing it does not return. Not thread-safe by itself: every shard
 /// has its own lock.
 @usableFromInline
@@ -49,10 +48,8 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
     /// The ticket of an entry found expired, and the time it was found so; 0 otherwise.
     @usableFromInline var expiredTicket: UInt64 = 0
     @usableFromInline var expiredAt: Int64 = 0
-    /// Whether the read left the shard's first note (the shard must be marked).
-    @usableFromInline var leftFirstNote = false
-    /// Whether the shard's notes should be drained.
-    @usableFromInline var wantsDrain = false
+    /// The ticket of the entry a hit found; 0 otherwise.
+    @usableFromInline var ticket: UInt64 = 0
 
     @inlinable
     init() {}
@@ -66,8 +63,6 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
   @usableFromInline var mask: Int
   /// The number of entries.
   @usableFromInline var count = 0
-  /// The reads not yet told to the policy.
-  @usableFromInline var notes = ReadNotes()
   /// The hits and misses of reads of this shard.
   @usableFromInline var hits = 0
   @usableFromInline var misses = 0
@@ -83,7 +78,6 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
     for bucket in 0...mask where hashes[bucket] != 0 { (entries + bucket).deinitialize(count: 1) }
     hashes.deallocate()
     entries.deallocate()
-    notes.deallocate()
   }
 
   /// Storage for `buckets` empty buckets.
@@ -132,21 +126,14 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
 
   /// Reads `key` (whose hash is `hash`) at time `max(clock, latest)`: answers with
   /// the future readers share (made on the first read), slides an after-access
-  /// deadline, counts the hit or miss and notes it for the policy (a miss only when
-  /// `notesMisses`). An expired entry reads as a miss, reported in `report`.
+  /// deadline and counts the hit or miss. An expired entry reads as a miss,
+  /// reported in `report`.
   @inlinable
   mutating func read(
-    _ key: Key, hash: Int, clock: any CacheClock, latest: Int64, notesMisses: Bool,
-    report: inout ReadReport
+    _ key: Key, hash: Int, clock: any CacheClock, latest: Int64, report: inout ReadReport
   ) -> Future<Value>? {
-    let wasClean = notes.count == 0
-    defer {
-      report.leftFirstNote = wasClean && notes.count > 0
-      report.wantsDrain = notes.wantsDrain
-    }
     guard let bucket = find(key, hash: hash) else {
       misses &+= 1
-      if notesMisses { notes.recordMiss(hash: UInt64(bitPattern: Int64(hash))) }
       return nil
     }
     let entry = entries + bucket
@@ -164,7 +151,7 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
       }
     }
     hits &+= 1
-    notes.recordHit(entry.pointee.ticket)
+    report.ticket = entry.pointee.ticket
     report.storedAt = entry.pointee.storedAt
     report.deadline = entry.pointee.deadline
     if let shared = entry.pointee.future { return shared }

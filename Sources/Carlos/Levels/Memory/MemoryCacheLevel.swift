@@ -58,6 +58,8 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   @usableFromInline let table: Lock<SlotTable<Key, Value>>
   /// The entries, in shards with locks of their own: what readers lock.
   @usableFromInline let shards: ShardSet<Key, Value>
+  /// The reads not yet told to the policy.
+  @usableFromInline let reads: ReadBuffer
   /// The latest time any writer saw, so readers never see time go backwards.
   @usableFromInline let latest = Atomic<Int64>(.min)
   /// Whether misses are worth telling the policy (not for LRU).
@@ -105,6 +107,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
     self.recorder = recorder
     table = Lock(SlotTable(policy: eviction, recorder: recorder, hub: hub))
     shards = ShardSet(count: ShardSet<Key, Value>.recommendedCount)
+    reads = ReadBuffer(stripes: ReadBuffer.recommendedStripes)
     recordsMisses = policy != .lru
     missFuture = Future(FetchError.valueNotInCache)
     storedFuture = Future()
@@ -133,27 +136,34 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
           ? nil : CacheInstant(nanoseconds: report.deadline).date))
   }
 
-  /// Reads `key` in its shard (see ``EntryShard/read(_:hash:clock:latest:notesMisses:report:)``);
-  /// then removes the entry if it has expired, or drains the read notes when they
-  /// are many and the policy's lock is free.
+  /// Reads `key` in its shard (see ``EntryShard/read(_:hash:clock:latest:report:)``)
+  /// and records the read for the policy; then removes the entry if it has
+  /// expired, or drains the read buffer when it is half full and the policy's
+  /// lock is free.
   @inlinable
   func read(_ key: Key, report: inout EntryShard<Key, Value>.ReadReport) -> Future<Value>? {
     let hash = key.hashValue
     let latest = latest.load(ordering: .relaxed)
     let future = shards.withShard(hash: hash) { shard in
-      shard.read(
-        key, hash: hash, clock: clock, latest: latest, notesMisses: recordsMisses,
-        report: &report)
+      shard.read(key, hash: hash, clock: clock, latest: latest, report: &report)
     }
-    if report.leftFirstNote { shards.markDirty(hash & shards.mask) }
-    if report.expiredTicket != 0 {
+    let drains: Bool
+    if report.ticket != 0 {
+      drains = reads.recordHit(report.ticket, thread: threadStripe())
+    } else if report.expiredTicket != 0 {
       let (ticket, now) = (report.expiredTicket, report.expiredAt)
       write { table in
         table.expire(ticket: ticket, now: table.observe(now), in: shards)
         table.recordMiss(hash: UInt64(bitPattern: Int64(hash)))
       }
-    } else if report.wantsDrain {
-      table.withLockIfAvailable { table in table.drain(shards) }
+      return nil
+    } else {
+      drains =
+        recordsMisses
+        && reads.recordMiss(hash: UInt64(bitPattern: Int64(hash)), thread: threadStripe())
+    }
+    if drains {
+      table.withLockIfAvailable { table in table.drain(reads) }
     }
     return future
   }
@@ -163,7 +173,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   @inlinable
   func write<Result>(_ body: (inout SlotTable<Key, Value>) -> Result) -> Result {
     table.withLock { table -> Result in
-      table.drain(shards)
+      table.drain(reads)
       let result = body(&table)
       latest.store(table.latest, ordering: .relaxed)
       table.flushEvents()

@@ -1,18 +1,15 @@
 import Foundation
-import Synchronization
 
 /// The shards of a ``MemoryCacheLevel``'s index, each behind a lock of its own and
 /// padded so that no two shards' locks share a cache line: a key's hash picks its
 /// shard, so threads reading different keys rarely wait for each other.
 ///
 /// The shards live in memory the set owns (not in an array), so that reaching one
-/// touches no reference count. One bit per shard says that its reads may have left
-/// notes for the policy, so a drain visits only those shards.
+/// touches no reference count.
 @usableFromInline
 struct ShardSet<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchecked Sendable {
   // @unchecked: each shard is only reached through `withShard`, which takes the
-  // shard's own lock; the dirty bits are atomics; the pointers are written only
-  // by `init` and `deinit`.
+  // shard's own lock; the pointer is written only by `init` and `deinit`.
 
   /// One shard and its lock, padded to more than a cache line.
   @usableFromInline
@@ -25,8 +22,6 @@ struct ShardSet<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchecke
   }
 
   @usableFromInline let base: UnsafeMutablePointer<Padded>
-  /// The shards that may hold read notes, 64 to a word.
-  @usableFromInline let dirty: UnsafeMutablePointer<Atomic<UInt64>>
   /// The number of shards less one (the number is a power of two).
   @usableFromInline let mask: Int
 
@@ -38,39 +33,11 @@ struct ShardSet<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchecke
     base = .allocate(capacity: shards)
     for index in 0..<shards { (base + index).initialize(to: Padded()) }
     mask = shards - 1
-    let words = (shards + 63) / 64
-    dirty = .allocate(capacity: words)
-    for word in 0..<words { (dirty + word).initialize(to: Atomic(0)) }
   }
 
   deinit {
     base.deinitialize(count: mask + 1)
     base.deallocate()
-    dirty.deallocate()
-  }
-
-  /// The number of words of dirty bits.
-  @inlinable
-  var dirtyWords: Int { (mask + 64) >> 6 }
-
-  /// Marks shard `index` as holding read notes.
-  @inlinable
-  func markDirty(_ index: Int) {
-    dirty[index >> 6].bitwiseOr(1 << UInt64(index & 63), ordering: .relaxed)
-  }
-
-  /// Calls `body` with the index of every shard marked as holding read notes,
-  /// clearing the marks first.
-  @inlinable
-  func forEachDirty(_ body: (Int) -> Void) {
-    for word in 0..<dirtyWords {
-      guard dirty[word].load(ordering: .relaxed) != 0 else { continue }
-      var bits = dirty[word].exchange(0, ordering: .acquiring)
-      while bits != 0 {
-        body(word << 6 | bits.trailingZeroBitCount)
-        bits &= bits &- 1
-      }
-    }
   }
 
   /// The number of shards.

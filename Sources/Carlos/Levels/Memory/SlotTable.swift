@@ -20,8 +20,6 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
   @usableFromInline var freeSlots: [Int] = []
   /// Scratch space for the slots evicted or expired by one operation (kept to avoid allocating).
   @usableFromInline var evicted: [Int] = []
-  /// Scratch space for the read notes of one drain (kept to avoid allocating).
-  @usableFromInline var notes: [UInt64] = []
   /// The deadlines of the slots that expire.
   @usableFromInline var wheel = TimerWheel(time: .min)
   /// The latest time seen: the level never lets time go backwards.
@@ -66,23 +64,20 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
 
   // MARK: Reads
 
-  /// Tells the policy about the reads the shards recorded, shard by shard, in
-  /// the order of each shard's reads.
+  /// Tells the policy about the reads recorded in `reads`, in order.
   @inlinable
-  mutating func drain(_ shards: borrowing Shards) {
-    shards.forEachDirty { index in
-      shards.withShard(at: index) { $0.notes.take(into: &notes) }
-    }
-    guard !notes.isEmpty else { return }
-    ReadNotes.replay(notes) { ticket in
-      let slot = ReadTicket.slot(ticket)
-      if slot < generations.count, generations[slot] == ReadTicket.generation(ticket) {
-        policy.recordHit(slot)
+  mutating func drain(_ reads: borrowing ReadBuffer) {
+    reads.drain { note in
+      switch note {
+      case .hit(let ticket):
+        let slot = ReadTicket.slot(ticket)
+        if slot < generations.count, generations[slot] == ReadTicket.generation(ticket) {
+          policy.recordHit(slot)
+        }
+      case .miss(let hash):
+        recordMiss(hash: hash)
       }
-    } miss: { hash in
-      recordMiss(hash: hash)
     }
-    notes.removeAll(keepingCapacity: true)
   }
 
   /// Tells the policy about a miss of a key whose hash is `hash`.

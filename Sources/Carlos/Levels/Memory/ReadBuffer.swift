@@ -1,0 +1,163 @@
+import Foundation
+import Synchronization
+
+/// The reads of a ``MemoryCacheLevel`` waiting to be told to its eviction policy:
+/// striped, bounded and lossy, so that readers never wait for the policy's lock.
+///
+/// Each thread writes to the stripe its ``threadStripe()`` number picks: a ring of
+/// 32 notes with its own cache lines. A reader reserves a cell with one
+/// compare-and-swap on its stripe's tail and writes the note; when the ring is full
+/// or another thread won the reservation, the note is dropped (the policy misses one
+/// use of one key). Whoever holds the policy's lock drains the rings in the order
+/// the notes were written: writers before every change, readers when their ring
+/// is half full and the lock is free. A single thread therefore never loses a note
+/// and the policy sees its reads in order.
+///
+/// A note is a ``ReadTicket`` (a hit) or, for a miss, two cells that carry the
+/// key's whole hash.
+@usableFromInline
+struct ReadBuffer: ~Copyable, @unchecked Sendable {
+  // @unchecked: every cell is an atomic; `base` is written only by `init` and `deinit`.
+
+  /// What the drain hands over.
+  @usableFromInline
+  enum Note {
+    /// A hit of the entry with this ticket.
+    case hit(UInt64)
+    /// A miss of a key with this hash.
+    case miss(UInt64)
+  }
+
+  /// Cells per stripe.
+  @usableFromInline static var cells: Int { 32 }
+  /// A reader that leaves this many notes in its ring asks for a drain.
+  @usableFromInline static var drainThreshold: Int { 16 }
+  /// Bytes from one stripe to the next: the tail, the head, then the cells, each
+  /// starting a cache line.
+  @usableFromInline static var stripeBytes: Int { 128 + cells * 8 }
+  /// Marks a miss note's cells.
+  @usableFromInline static var missFlag: UInt64 { 1 << 63 }
+
+  @usableFromInline let base: UnsafeMutableRawPointer
+  /// The number of stripes less one (the number is a power of two, at most 64).
+  @usableFromInline let stripeMask: Int
+  /// One bit per stripe that has ever held a note, so drains skip the others.
+  @usableFromInline let used = Atomic<UInt64>(0)
+
+  /// Creates `stripes` empty stripes (rounded up to a power of two, at most 64).
+  @inlinable
+  init(stripes: Int) {
+    var count = 1
+    while count < Swift.min(stripes, 64) { count <<= 1 }
+    stripeMask = count - 1
+    base = .allocate(byteCount: count * Self.stripeBytes, alignment: 64)
+    for stripe in 0..<count {
+      let start = base + stripe * Self.stripeBytes
+      (start).bindMemory(to: Atomic<Int>.self, capacity: 1).initialize(to: Atomic(0))
+      (start + 64).bindMemory(to: Atomic<Int>.self, capacity: 1).initialize(to: Atomic(0))
+      let cells = (start + 128).bindMemory(to: Atomic<UInt64>.self, capacity: Self.cells)
+      for cell in 0..<Self.cells { (cells + cell).initialize(to: Atomic(0)) }
+    }
+  }
+
+  deinit {
+    base.deallocate()
+  }
+
+  /// A stripe count for this machine: four per core, at most 64.
+  static var recommendedStripes: Int {
+    Swift.min(64, Swift.max(4, 4 * ProcessInfo.processInfo.activeProcessorCount))
+  }
+
+  @inlinable
+  func tail(_ stripe: Int) -> UnsafeMutablePointer<Atomic<Int>> {
+    (base + stripe &* Self.stripeBytes).assumingMemoryBound(to: Atomic<Int>.self)
+  }
+
+  @inlinable
+  func head(_ stripe: Int) -> UnsafeMutablePointer<Atomic<Int>> {
+    (base + stripe &* Self.stripeBytes + 64).assumingMemoryBound(to: Atomic<Int>.self)
+  }
+
+  @inlinable
+  func cell(_ stripe: Int, _ index: Int) -> UnsafeMutablePointer<Atomic<UInt64>> {
+    (base + stripe &* Self.stripeBytes + 128).assumingMemoryBound(to: Atomic<UInt64>.self)
+      + (index & (Self.cells - 1))
+  }
+
+  /// Records a hit of the entry with `ticket` in the stripe of thread number
+  /// `thread`; returns whether the stripe should be drained.
+  @inlinable
+  func recordHit(_ ticket: UInt64, thread: Int) -> Bool {
+    let stripe = thread & stripeMask
+    guard let start = reserve(1, in: stripe) else { return true }
+    cell(stripe, start).pointee.store(ticket, ordering: .releasing)
+    return start &- head(stripe).pointee.load(ordering: .relaxed) &+ 1 >= Self.drainThreshold
+  }
+
+  /// Records a miss of a key with `hash` in the stripe of thread number `thread`;
+  /// returns whether the stripe should be drained.
+  @inlinable
+  func recordMiss(hash: UInt64, thread: Int) -> Bool {
+    let stripe = thread & stripeMask
+    guard let start = reserve(2, in: stripe) else { return true }
+    cell(stripe, start &+ 1).pointee.store(
+      Self.missFlag | hash & 0xFFFF_FFFF, ordering: .releasing)
+    cell(stripe, start).pointee.store(Self.missFlag | hash >> 32, ordering: .releasing)
+    return start &- head(stripe).pointee.load(ordering: .relaxed) &+ 2 >= Self.drainThreshold
+  }
+
+  /// Reserves `count` cells of `stripe`; nil when the ring is full or another
+  /// thread reserved at the same moment (the note is then dropped).
+  @inlinable
+  func reserve(_ count: Int, in stripe: Int) -> Int? {
+    let bit: UInt64 = 1 << UInt64(stripe)
+    if used.load(ordering: .relaxed) & bit == 0 {
+      used.bitwiseOr(bit, ordering: .relaxed)
+    }
+    let tail = tail(stripe)
+    let start = tail.pointee.load(ordering: .relaxed)
+    guard start &- head(stripe).pointee.load(ordering: .acquiring) &+ count <= Self.cells,
+      tail.pointee.compareExchange(
+        expected: start, desired: start &+ count, ordering: .relaxed
+      ).exchanged
+    else { return nil }
+    return start
+  }
+
+  /// Hands every note written so far to `apply`, oldest first per stripe. Only one
+  /// thread may drain at a time (the caller holds the policy's lock).
+  @inlinable
+  func drain(_ apply: (Note) -> Void) {
+    var stripes = used.load(ordering: .relaxed)
+    while stripes != 0 {
+      let stripe = stripes.trailingZeroBitCount
+      stripes &= stripes &- 1
+      drain(stripe: stripe, apply)
+    }
+  }
+
+  @inlinable
+  func drain(stripe: Int, _ apply: (Note) -> Void) {
+    let head = head(stripe)
+    var next = head.pointee.load(ordering: .relaxed)
+    let end = tail(stripe).pointee.load(ordering: .acquiring)
+    while next != end {
+      let first = cell(stripe, next).pointee.exchange(0, ordering: .acquiring)
+      if first == 0 { break }  // reserved, not yet written
+      if first & Self.missFlag == 0 {
+        apply(.hit(first))
+        next &+= 1
+        continue
+      }
+      let second = cell(stripe, next &+ 1).pointee.exchange(0, ordering: .acquiring)
+      if second == 0 {  // the second half is not written yet: leave the note
+        cell(stripe, next).pointee.store(first, ordering: .relaxed)
+        break
+      }
+      apply(.miss((first & 0xFFFF_FFFF) << 32 | second & 0xFFFF_FFFF))
+      next &+= 2
+    }
+    head.pointee.store(next, ordering: .releasing)
+  }
+}
