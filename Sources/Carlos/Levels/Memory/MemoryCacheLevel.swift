@@ -296,6 +296,11 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
     hub.observe(key: key, callback)
   }
 
+  /// Runs `body` on the eviction policy once it has been told every read so far (for tests).
+  func withPolicy<Result>(_ body: (inout WindowTinyLFU) -> Result) -> Result {
+    write { table in body(&table.policy) }
+  }
+
   /// Waits until every event emitted so far has reached the observers (for tests).
   package func eventsDelivered() async {
     await hub.afterDelivery()

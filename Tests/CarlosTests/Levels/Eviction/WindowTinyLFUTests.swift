@@ -68,7 +68,7 @@ struct WindowTinyLFUTests {
   }
 
   func windowMaximum(_ cache: MemoryCacheLevel<Int, Int>) -> Int {
-    cache.table.withLock { $0.policy.windowMaximum }
+    cache.withPolicy { $0.windowMaximum }
   }
 
   @Test("on a loop larger than the cache the window stays small, as frequency wins")
@@ -141,7 +141,7 @@ struct WindowTinyLFUTests {
     let lru = MemoryCacheLevel<Int, Int>(capacity: 24, policy: .lru)
     let adaptiveRatio = replay(trace, into: adaptive)
     let lruRatio = replay(trace, into: lru)
-    #expect(adaptive.table.withLock { $0.policy.reuse.retiring })
+    #expect(adaptive.withPolicy { $0.reuse.retiring })
     #expect(adaptiveRatio > lruRatio + 0.03)  // LRU ≈ 0.27; the best possible is 1/3
   }
 
@@ -155,7 +155,7 @@ struct WindowTinyLFUTests {
     }
     let adaptive = MemoryCacheLevel<Int, Int>(capacity: 100, policy: .adaptiveTinyLFU)
     _ = replay(trace, into: adaptive)
-    #expect(!adaptive.table.withLock { $0.policy.reuse.retiring })
+    #expect(!adaptive.withPolicy { $0.reuse.retiring })
   }
 
   @Test("a retired entry moves from the window to protected; a control entry stays")
@@ -189,7 +189,7 @@ struct WindowTinyLFUTests {
         let total = cache.totalCost
         #expect(total <= capacity, "seed \(seed): total \(total) > capacity \(capacity)")
         if total > capacity { return }
-        retired = retired || cache.table.withLock { $0.policy.reuse.retiring }
+        retired = retired || cache.withPolicy { $0.reuse.retiring }
       }
       if retired { retiredRuns += 1 }
     }
