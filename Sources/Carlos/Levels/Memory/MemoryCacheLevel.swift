@@ -30,9 +30,19 @@ import Synchronization
 /// a get that finds one removes it. Time comes from `clock` and never goes
 /// backwards for the level.
 ///
+/// Reads scale with cores: the entries live in shards, each behind a lock of its
+/// own, and a hit takes only its shard's lock. What a read tells the eviction
+/// policy is recorded in a small buffer of the reading thread and handed to the
+/// policy in batches, under the policy's lock, by writers and by readers that
+/// find the lock free; under heavy contention a few such notes are dropped, which
+/// only blurs the policy's picture of popularity. Writes take the policy's lock,
+/// so the capacity bound is exact; from a single thread the policy sees every
+/// read in order, so eviction is exactly as described by the policy.
+///
 /// Costs count only what the values report: the level's own bookkeeping adds
-/// roughly 100–150 bytes per entry (index, access-order links, frequency sketch,
-/// eviction history, and the shared future of a value that has been read).
+/// roughly 150–250 bytes per entry (index bucket, slot, access-order links,
+/// frequency sketch, eviction history, and the shared future of a value that has
+/// been read), plus a few kilobytes per level for its shards and read buffers.
 ///
 /// ```swift
 /// let memory = MemoryCacheLevel<URL, Data>(capacity: 64 << 20)  // 64 MiB
@@ -106,7 +116,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
     let recorder = recordsStatistics ? StatisticsRecorder() : nil
     self.recorder = recorder
     table = Lock(SlotTable(policy: eviction, recorder: recorder, hub: hub))
-    shards = ShardSet(count: ShardSet<Key, Value>.recommendedCount)
+    shards = ShardSet(count: ShardSet<Key, Value>.count(forCapacity: capacity))
     reads = ReadBuffer(stripes: ReadBuffer.recommendedStripes)
     recordsMisses = policy != .lru
     missFuture = Future(FetchError.valueNotInCache)

@@ -44,9 +44,12 @@ struct ShardSet<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchecke
   @inlinable
   var count: Int { mask + 1 }
 
-  /// A shard count for this machine: enough that threads on every core seldom meet.
-  static var recommendedCount: Int {
-    Swift.min(256, Swift.max(16, 8 * ProcessInfo.processInfo.activeProcessorCount))
+  /// A shard count for a level of `capacity` on this machine: eight per core, so
+  /// that threads on every core seldom meet, but no more than one per eight units
+  /// of capacity, so that small levels stay small.
+  static func count(forCapacity capacity: Int) -> Int {
+    let perMachine = Swift.min(256, Swift.max(16, 8 * ProcessInfo.processInfo.activeProcessorCount))
+    return Swift.max(1, Swift.min(perMachine, capacity / 8))
   }
 
   /// Runs `body` on the shard that holds keys with hash `hash`, under its lock.
