@@ -33,29 +33,56 @@ final class ShardedMutexDictionary: @unchecked Sendable {
   }
 }
 
-/// A cache under test: how to get and set one fixture key.
+/// Not a cache: one atomic counter per key, each on a cache line of its own, and a
+/// "get" adds 1 to the key's counter. It shows what the machine allows when every
+/// read writes one line per key, as returning a reference-counted value does.
+final class KeyCounters: @unchecked Sendable {
+  // @unchecked: every counter is an atomic.
+  private let counters = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: Fixtures.keyCount * 8)
+
+  init() {
+    for index in 0..<(Fixtures.keyCount * 8) { (counters + index).initialize(to: Atomic(0)) }
+  }
+
+  deinit { counters.deallocate() }
+
+  func touch(_ index: Int) {
+    counters[(index & (Fixtures.keyCount - 1)) * 8].wrappingAdd(1, ordering: .relaxed)
+  }
+}
+
+/// A cache under test: how to get and set the fixture key and value of one index.
 struct ConcurrentSubject: Sendable {
-  let get: @Sendable (String) -> Void
-  let set: @Sendable (Data, String) -> Void
+  let get: @Sendable (Int) -> Void
+  let set: @Sendable (Int) -> Void
 
   static func memoryLevel(_ policy: EvictionPolicy) -> ConcurrentSubject {
     let level = MemoryCacheLevel<String, Data>(capacity: 64 << 20, policy: policy)
     for i in 0..<Fixtures.keyCount { level.set(Fixtures.value(i), forKey: Fixtures.key(i)) }
     return ConcurrentSubject(
-      get: { key in level.get(key).onSuccess { blackHole($0) } },
-      set: { value, key in blackHole(level.set(value, forKey: key)) })
+      get: { level.get(Fixtures.key($0)).onSuccess { blackHole($0) } },
+      set: { blackHole(level.set(Fixtures.value($0), forKey: Fixtures.key($0))) })
   }
 
   static var mutexDictionary: ConcurrentSubject {
     let cache = MutexDictionary()
     for i in 0..<Fixtures.keyCount { cache.set(Fixtures.value(i), forKey: Fixtures.key(i)) }
-    return ConcurrentSubject(get: { blackHole(cache.get($0)) }, set: { cache.set($0, forKey: $1) })
+    return ConcurrentSubject(
+      get: { blackHole(cache.get(Fixtures.key($0))) },
+      set: { cache.set(Fixtures.value($0), forKey: Fixtures.key($0)) })
+  }
+
+  static var keyCounters: ConcurrentSubject {
+    let counters = KeyCounters()
+    return ConcurrentSubject(get: { counters.touch($0) }, set: { counters.touch($0) })
   }
 
   static var shardedDictionary: ConcurrentSubject {
     let cache = ShardedMutexDictionary()
     for i in 0..<Fixtures.keyCount { cache.set(Fixtures.value(i), forKey: Fixtures.key(i)) }
-    return ConcurrentSubject(get: { blackHole(cache.get($0)) }, set: { cache.set($0, forKey: $1) })
+    return ConcurrentSubject(
+      get: { blackHole(cache.get(Fixtures.key($0))) },
+      set: { cache.set(Fixtures.value($0), forKey: Fixtures.key($0)) })
   }
 }
 
@@ -79,11 +106,10 @@ func runConcurrently(
     let offset = thread &* 509
     for i in 0..<concurrentOperations {
       let index = keys == .shared ? i &+ offset : (i &* threads &+ thread)
-      let key = Fixtures.key(index)
       if setsEvery > 0, i % setsEvery == 0 {
-        subject.set(Fixtures.value(index), key)
+        subject.set(index)
       } else {
-        subject.get(key)
+        subject.get(index)
       }
     }
   }
@@ -106,6 +132,7 @@ func concurrentMemoryBenchmarks() {
   let subjects: [(String, @Sendable () -> ConcurrentSubject)] = [
     ("baseline Dictionary+Mutex", { .mutexDictionary }),
     ("baseline sharded Dictionary+Mutex", { .shardedDictionary }),
+    ("baseline one atomic add per read on the key's own line", { .keyCounters }),
     ("Carlos MemoryCacheLevel adaptive", { .memoryLevel(.adaptiveTinyLFU) }),
     ("Carlos MemoryCacheLevel lru", { .memoryLevel(.lru) }),
   ]
