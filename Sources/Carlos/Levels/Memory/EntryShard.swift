@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One shard of a ``MemoryCacheLevel``'s index: the entries whose keys' hashes
 /// select this shard, in an open-addressing table (linear probing, deletion by
 /// shifting back) searched with the hash the level computed once per operation.
@@ -124,13 +126,15 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
     }
   }
 
-  /// Reads `key` (whose hash is `hash`) at time `max(clock, latest)`: answers with
+  /// Reads `key` (whose hash is `hash`) at the clock's time, or at `latest` if that
+  /// is later (`latest` is read only for an entry that expires): answers with
   /// the future readers share (made on the first read), slides an after-access
   /// deadline and counts the hit or miss. An expired entry reads as a miss,
   /// reported in `report`.
   @inlinable
   mutating func read(
-    _ key: Key, hash: Int, clock: any CacheClock, latest: Int64, report: inout ReadReport
+    _ key: Key, hash: Int, clock: any CacheClock, latest: UnsafePointer<Atomic<Int64>>,
+    report: inout ReadReport
   ) -> Future<Value>? {
     guard let bucket = find(key, hash: hash) else {
       misses &+= 1
@@ -138,7 +142,7 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
     }
     let entry = entries + bucket
     if entry.pointee.deadline != TimerWheel.none {
-      let now = Swift.max(clock.nanoseconds(), latest)
+      let now = Swift.max(clock.nanoseconds(), latest.pointee.load(ordering: .relaxed))
       guard now < entry.pointee.deadline else {
         misses &+= 1
         report.expiredTicket = entry.pointee.ticket

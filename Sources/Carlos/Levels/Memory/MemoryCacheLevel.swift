@@ -65,13 +65,13 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
 
   /// The policy's side: slots, eviction order, deadlines, events. Writers hold it;
   /// readers only try it, to drain the read buffer.
-  @usableFromInline let table: Lock<SlotTable<Key, Value>>
+  @usableFromInline let policyLock: CacheLineBox<Lock<SlotTable<Key, Value>>>
   /// The entries, in shards with locks of their own: what readers lock.
   @usableFromInline let shards: ShardSet<Key, Value>
   /// The reads not yet told to the policy.
   @usableFromInline let reads: ReadBuffer
   /// The latest time any writer saw, so readers never see time go backwards.
-  @usableFromInline let latest = Atomic<Int64>(.min)
+  @usableFromInline let latest = CacheLineBox(Atomic<Int64>(.min))
   /// Whether misses are worth telling the policy (not for LRU).
   @usableFromInline let recordsMisses: Bool
   /// Counts evictions (the shards count hits and misses); nil when the level
@@ -115,7 +115,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
     let eviction = WindowTinyLFU(capacity: capacity, mode: mode, random: SplitMix64())
     let recorder = recordsStatistics ? StatisticsRecorder() : nil
     self.recorder = recorder
-    table = Lock(SlotTable(policy: eviction, recorder: recorder, hub: hub))
+    policyLock = CacheLineBox(Lock(SlotTable(policy: eviction, recorder: recorder, hub: hub)))
     shards = ShardSet(count: ShardSet<Key, Value>.count(forCapacity: capacity))
     reads = ReadBuffer(stripes: ReadBuffer.recommendedStripes)
     recordsMisses = policy != .lru
@@ -153,13 +153,13 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   @inlinable
   func read(_ key: Key, report: inout EntryShard<Key, Value>.ReadReport) -> Future<Value>? {
     let hash = key.hashValue
-    let latest = latest.load(ordering: .relaxed)
     let future = shards.withShard(hash: hash) { shard in
-      shard.read(key, hash: hash, clock: clock, latest: latest, report: &report)
+      shard.read(key, hash: hash, clock: clock, latest: latest.pointer, report: &report)
     }
+    let thread = threadStripe()
     let drains: Bool
     if report.ticket != 0 {
-      drains = reads.recordHit(report.ticket, thread: threadStripe())
+      drains = reads.recordHit(report.ticket, thread: thread)
     } else if report.expiredTicket != 0 {
       let (ticket, now) = (report.expiredTicket, report.expiredAt)
       write { table in
@@ -170,10 +170,10 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
     } else {
       drains =
         recordsMisses
-        && reads.recordMiss(hash: UInt64(bitPattern: Int64(hash)), thread: threadStripe())
+        && reads.recordMiss(hash: UInt64(bitPattern: Int64(hash)), thread: thread)
     }
     if drains {
-      table.withLockIfAvailable { table in table.drain(reads) }
+      policyLock.pointer.pointee.withLockIfAvailable { table in table.drain(reads, thread: thread) }
     }
     return future
   }
@@ -182,10 +182,12 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   /// recorded so far; hands the events to the observers before giving the lock up.
   @inlinable
   func write<Result>(_ body: (inout SlotTable<Key, Value>) -> Result) -> Result {
-    table.withLock { table -> Result in
+    policyLock.pointer.pointee.withLock { table -> Result in
       table.drain(reads)
       let result = body(&table)
-      latest.store(table.latest, ordering: .relaxed)
+      if latest.pointer.pointee.load(ordering: .relaxed) != table.latest {
+        latest.pointer.pointee.store(table.latest, ordering: .relaxed)
+      }
       table.flushEvents()
       return result
     }

@@ -8,10 +8,10 @@ import Synchronization
 /// 32 notes with its own cache lines. A reader reserves a cell with one
 /// compare-and-swap on its stripe's tail and writes the note; when the ring is full
 /// or another thread won the reservation, the note is dropped (the policy misses one
-/// use of one key). Whoever holds the policy's lock drains the rings in the order
-/// the notes were written: writers before every change, readers when their ring
-/// is half full and the lock is free. A single thread therefore never loses a note
-/// and the policy sees its reads in order.
+/// use of one key). Whoever holds the policy's lock drains rings in the order the
+/// notes were written: writers drain them all before every change; a reader drains
+/// its own when it is half full and the lock is free. A single thread therefore
+/// never loses a note, and the policy sees its reads in order.
 ///
 /// A note is a ``ReadTicket`` (a hit) or, for a miss, two cells that carry the
 /// key's whole hash.
@@ -125,10 +125,15 @@ struct ReadBuffer: ~Copyable, @unchecked Sendable {
     return start
   }
 
-  /// Hands every note written so far to `apply`, oldest first per stripe. Only one
-  /// thread may drain at a time (the caller holds the policy's lock).
+  /// Hands every note written so far to `apply`, oldest first per stripe: those of
+  /// the stripe of thread number `thread` when given, otherwise all. Only one thread
+  /// may drain at a time (the caller holds the policy's lock).
   @inlinable
-  func drain(_ apply: (Note) -> Void) {
+  func drain(thread: Int? = nil, _ apply: (Note) -> Void) {
+    if let thread {
+      drain(stripe: thread & stripeMask, apply)
+      return
+    }
     var stripes = used.load(ordering: .relaxed)
     while stripes != 0 {
       let stripe = stripes.trailingZeroBitCount

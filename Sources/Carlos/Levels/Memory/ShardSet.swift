@@ -44,11 +44,13 @@ struct ShardSet<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchecke
   @inlinable
   var count: Int { mask + 1 }
 
-  /// A shard count for a level of `capacity` on this machine: eight per core, so
-  /// that threads on every core seldom meet, but no more than one per eight units
-  /// of capacity, so that small levels stay small.
+  /// A shard count for a level of `capacity` on this machine: sixteen per core (at
+  /// least 64, at most 256), so that threads seldom want one shard at the same
+  /// moment, but no more than one per eight units of capacity, so that small
+  /// levels stay small.
   static func count(forCapacity capacity: Int) -> Int {
-    let perMachine = Swift.min(256, Swift.max(16, 8 * ProcessInfo.processInfo.activeProcessorCount))
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let perMachine = Swift.min(256, Swift.max(64, 16 * cores))
     return Swift.max(1, Swift.min(perMachine, capacity / 8))
   }
 

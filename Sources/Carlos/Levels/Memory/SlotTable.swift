@@ -64,10 +64,11 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
 
   // MARK: Reads
 
-  /// Tells the policy about the reads recorded in `reads`, in order.
+  /// Tells the policy about the reads recorded in `reads` (only those of the
+  /// stripe of thread number `thread`, when given), in order.
   @inlinable
-  mutating func drain(_ reads: borrowing ReadBuffer) {
-    reads.drain { note in
+  mutating func drain(_ reads: borrowing ReadBuffer, thread: Int? = nil) {
+    reads.drain(thread: thread) { note in
       switch note {
       case .hit(let ticket):
         let slot = ReadTicket.slot(ticket)

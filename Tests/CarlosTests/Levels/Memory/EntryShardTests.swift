@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 
 @testable import Carlos
@@ -78,18 +79,19 @@ struct EntryShardTests {
     var shard = Shard()
     let key = Collider(id: 5, hash: 0x1234)
     shard.insert(Self.entry(key, ticket: 42), hash: key.hash)
+    let latest = CacheLineBox(Atomic<Int64>(.min))
     var report = Shard.ReadReport()
-    let first = shard.read(key, hash: key.hash, clock: ManualClock(), latest: .min, report: &report)
+    let first = shard.read(key, hash: key.hash, clock: ManualClock(), latest: latest.pointer, report: &report)
     #expect(first?.result?.value == 5)
     #expect(report.ticket == 42)
     var again = Shard.ReadReport()
     #expect(
-      shard.read(key, hash: key.hash, clock: ManualClock(), latest: .min, report: &again) === first)
+      shard.read(key, hash: key.hash, clock: ManualClock(), latest: latest.pointer, report: &again) === first)
     #expect(shard.hits == 2 && shard.misses == 0)
     var missed = Shard.ReadReport()
     #expect(
       shard.read(
-        Collider(id: 6, hash: 0x1234), hash: 0x1234, clock: ManualClock(), latest: .min,
+        Collider(id: 6, hash: 0x1234), hash: 0x1234, clock: ManualClock(), latest: latest.pointer,
         report: &missed) == nil)
     #expect(missed.ticket == 0 && shard.misses == 1)
   }
