@@ -32,8 +32,8 @@ struct ReadBuffer: ~Copyable, @unchecked Sendable {
   @usableFromInline static var cells: Int { 32 }
   /// A reader that leaves this many notes in its ring asks for a drain.
   @usableFromInline static var drainThreshold: Int { 16 }
-  /// Bytes from one stripe to the next: the tail, the head, then the cells, each
-  /// starting a cache line.
+  /// Bytes from one stripe to the next: the tail (and a count of dropped notes),
+  /// the head, then the cells, each starting a cache line.
   @usableFromInline static var stripeBytes: Int { 128 + cells * 8 }
   /// Marks a miss note's cells.
   @usableFromInline static var missFlag: UInt64 { 1 << 63 }
@@ -53,7 +53,8 @@ struct ReadBuffer: ~Copyable, @unchecked Sendable {
     base = .allocate(byteCount: count * Self.stripeBytes, alignment: 64)
     for stripe in 0..<count {
       let start = base + stripe * Self.stripeBytes
-      (start).bindMemory(to: Atomic<Int>.self, capacity: 1).initialize(to: Atomic(0))
+      (start).bindMemory(to: Atomic<Int>.self, capacity: 2).initialize(to: Atomic(0))
+      (start + 8).assumingMemoryBound(to: Atomic<Int>.self).initialize(to: Atomic(0))
       (start + 64).bindMemory(to: Atomic<Int>.self, capacity: 1).initialize(to: Atomic(0))
       let cells = (start + 128).bindMemory(to: Atomic<UInt64>.self, capacity: Self.cells)
       for cell in 0..<Self.cells { (cells + cell).initialize(to: Atomic(0)) }
@@ -86,25 +87,43 @@ struct ReadBuffer: ~Copyable, @unchecked Sendable {
   }
 
   /// Records a hit of the entry with `ticket` in the stripe of thread number
-  /// `thread`; returns whether the stripe should be drained.
+  /// `thread`; returns whether the stripe should be drained now: when this note
+  /// makes it half full, and once per ``drainThreshold`` notes dropped while full.
   @inlinable
   func recordHit(_ ticket: UInt64, thread: Int) -> Bool {
     let stripe = thread & stripeMask
-    guard let start = reserve(1, in: stripe) else { return true }
+    guard let start = reserve(1, in: stripe) else { return dropped(in: stripe) }
     cell(stripe, start).pointee.store(ticket, ordering: .releasing)
-    return start &- head(stripe).pointee.load(ordering: .relaxed) &+ 1 >= Self.drainThreshold
+    return crossesThreshold(start, 1, in: stripe)
   }
 
   /// Records a miss of a key with `hash` in the stripe of thread number `thread`;
-  /// returns whether the stripe should be drained.
+  /// returns whether the stripe should be drained now, like ``recordHit(_:thread:)``.
   @inlinable
   func recordMiss(hash: UInt64, thread: Int) -> Bool {
     let stripe = thread & stripeMask
-    guard let start = reserve(2, in: stripe) else { return true }
+    guard let start = reserve(2, in: stripe) else { return dropped(in: stripe) }
     cell(stripe, start &+ 1).pointee.store(
       Self.missFlag | hash & 0xFFFF_FFFF, ordering: .releasing)
     cell(stripe, start).pointee.store(Self.missFlag | hash >> 32, ordering: .releasing)
-    return start &- head(stripe).pointee.load(ordering: .relaxed) &+ 2 >= Self.drainThreshold
+    return crossesThreshold(start, 2, in: stripe)
+  }
+
+  /// Whether the `count` cells written from `start` took the ring to half full.
+  @inlinable
+  func crossesThreshold(_ start: Int, _ count: Int, in stripe: Int) -> Bool {
+    let before = start &- head(stripe).pointee.load(ordering: .relaxed)
+    return before < Self.drainThreshold && before &+ count >= Self.drainThreshold
+  }
+
+  /// Counts a dropped note of `stripe`; true once every ``drainThreshold`` drops.
+  @inlinable
+  func dropped(in stripe: Int) -> Bool {
+    let counter = (base + stripe &* Self.stripeBytes + 8).assumingMemoryBound(
+      to: Atomic<Int>.self)
+    let dropped = counter.pointee.load(ordering: .relaxed) &+ 1
+    counter.pointee.store(dropped, ordering: .relaxed)
+    return dropped % Self.drainThreshold == 0
   }
 
   /// Reserves `count` cells of `stripe`; nil when the ring is full or another
