@@ -32,12 +32,13 @@ import Synchronization
 ///
 /// Reads scale with cores: the entries live in shards, each behind a lock of its
 /// own, and a hit takes only its shard's lock. What a read tells the eviction
-/// policy is recorded in a small buffer of the reading thread and handed to the
-/// policy in batches, under the policy's lock, by writers and by readers that
-/// find the lock free; under heavy contention a few such notes are dropped, which
-/// only blurs the policy's picture of popularity. Writes take the policy's lock,
-/// so the capacity bound is exact; from a single thread the policy sees every
-/// read in order, so eviction is exactly as described by the policy.
+/// policy is recorded in a small buffer of the reading thread, which the thread
+/// hands to the policy in batches under the policy's lock: before each of its
+/// writes, and when the buffer is half full and the lock is free. Under heavy
+/// contention a few reads are dropped, which only blurs the policy's picture of
+/// popularity. Writes take the policy's lock, so the capacity bound is exact; the
+/// policy sees the reads and writes of one thread in order, so from a single
+/// thread eviction is exactly as the policy describes.
 ///
 /// Costs count only what the values report: the level's own bookkeeping adds
 /// roughly 150–250 bytes per entry (index bucket, slot, access-order links,
@@ -178,12 +179,16 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
     return future
   }
 
-  /// Runs `body` under the policy's lock, after telling the policy the reads
-  /// recorded so far; hands the events to the observers before giving the lock up.
+  /// Runs `body` under the policy's lock, after telling the policy the reads the
+  /// calling thread recorded (all recorded reads when `drainingAll`); hands the
+  /// events to the observers before giving the lock up.
   @inlinable
-  func write<Result>(_ body: (inout SlotTable<Key, Value>) -> Result) -> Result {
-    policyLock.pointer.pointee.withLock { table -> Result in
-      table.drain(reads)
+  func write<Result>(
+    drainingAll: Bool = false, _ body: (inout SlotTable<Key, Value>) -> Result
+  ) -> Result {
+    let thread = drainingAll ? nil : threadStripe()
+    return policyLock.pointer.pointee.withLockSpinning { table -> Result in
+      table.drain(reads, thread: thread)
       let result = body(&table)
       if latest.pointer.pointee.load(ordering: .relaxed) != table.latest {
         latest.pointer.pointee.store(table.latest, ordering: .relaxed)
@@ -310,7 +315,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
 
   /// Runs `body` on the eviction policy once it has been told every read so far (for tests).
   func withPolicy<Result>(_ body: (inout WindowTinyLFU) -> Result) -> Result {
-    write { table in body(&table.policy) }
+    write(drainingAll: true) { table in body(&table.policy) }
   }
 
   /// Waits until every event emitted so far has reached the observers (for tests).

@@ -8,10 +8,11 @@ import Synchronization
 /// 32 notes with its own cache lines. A reader reserves a cell with one
 /// compare-and-swap on its stripe's tail and writes the note; when the ring is full
 /// or another thread won the reservation, the note is dropped (the policy misses one
-/// use of one key). Whoever holds the policy's lock drains rings in the order the
-/// notes were written: writers drain them all before every change; a reader drains
-/// its own when it is half full and the lock is free. A single thread therefore
-/// never loses a note, and the policy sees its reads in order.
+/// use of one key). A thread drains its own ring, under the policy's lock and in
+/// the order the notes were written: before each of its writes, and when a read
+/// leaves the ring half full and the lock is free. A single thread therefore never
+/// loses a note, and the policy sees its reads and writes in order; the reads of
+/// other threads reach the policy at their own next drain.
 ///
 /// A note is a ``ReadTicket`` (a hit) or, for a miss, two cells that carry the
 /// key's whole hash.

@@ -59,7 +59,7 @@ struct ShardSet<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchecke
   func withShard<Result>(
     hash: Int, _ body: (inout EntryShard<Key, Value>) -> Result
   ) -> Result {
-    base[hash & mask].lock.withLock { (shard: inout EntryShard<Key, Value>) -> Result in
+    base[hash & mask].lock.withLockSpinning { (shard: inout EntryShard<Key, Value>) -> Result in
       body(&shard)
     }
   }
