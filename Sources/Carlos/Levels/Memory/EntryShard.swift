@@ -133,7 +133,7 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
   /// reported in `report`.
   @inlinable
   mutating func read(
-    _ key: Key, hash: Int, clock: any CacheClock, latest: UnsafePointer<Atomic<Int64>>,
+    _ key: Key, hash: Int, clock: ClockSource, latest: UnsafePointer<Atomic<Int64>>,
     report: inout ReadReport
   ) -> Future<Value>? {
     guard let bucket = find(key, hash: hash) else {

@@ -71,6 +71,8 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   @usableFromInline let shards: ShardSet<Key, Value>
   /// The reads not yet told to the policy.
   @usableFromInline let reads: ReadBuffer
+  /// `clock`, resolved for cheap readings.
+  @usableFromInline let source: ClockSource
   /// The latest time any writer saw, so readers never see time go backwards.
   @usableFromInline let latest = CacheLineBox(Atomic<Int64>(.min))
   /// Whether misses are worth telling the policy (not for LRU).
@@ -107,6 +109,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
     self.policy = policy
     self.expiration = expiration
     self.clock = clock
+    source = ClockSource(clock)
     let mode: WindowTinyLFU.Mode
     switch policy {
     case .lru: mode = .lru
@@ -155,7 +158,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   func read(_ key: Key, report: inout EntryShard<Key, Value>.ReadReport) -> Future<Value>? {
     let hash = key.hashValue
     let future = shards.withShard(hash: hash) { shard in
-      shard.read(key, hash: hash, clock: clock, latest: latest.pointer, report: &report)
+      shard.read(key, hash: hash, clock: source, latest: latest.pointer, report: &report)
     }
     let thread = threadStripe()
     let drains: Bool
@@ -232,7 +235,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
       write { table in table.removeValue(for: key, hash: hash, in: shards) }
       return Future(MemoryCacheLevelError.valueTooLarge(cost: cost, capacity: capacity))
     }
-    let clockNow = clock.nanoseconds()
+    let clockNow = source.nanoseconds()
     write { table in
       let now = table.observe(clockNow)
       let deadline =
@@ -253,7 +256,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   /// Takes time in proportion to the expired values, not to all values.
   @discardableResult
   public func removeExpired() -> Future<Void> {
-    let clockNow = clock.nanoseconds()
+    let clockNow = source.nanoseconds()
     write { table in
       table.removeExpired(now: table.observe(clockNow), exact: true, in: shards)
     }
