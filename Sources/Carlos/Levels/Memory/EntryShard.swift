@@ -72,8 +72,8 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
   /// Creates an empty shard.
   @inlinable
   init() {
-    (hashes, entries) = Self.allocate(8)
-    mask = 7
+    (hashes, entries) = Self.allocate(4)
+    mask = 3
   }
 
   deinit {
