@@ -150,7 +150,8 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
         return nil
       }
       if entry.pointee.slide > 0 {
-        entry.pointee.deadline = CacheInstant(nanoseconds: now)
+        entry.pointee.deadline =
+          CacheInstant(nanoseconds: now)
           .adding(nanoseconds: entry.pointee.slide).nanoseconds
       }
     }

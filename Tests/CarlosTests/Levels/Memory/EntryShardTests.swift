@@ -37,7 +37,8 @@ struct EntryShardTests {
     #expect(shard.find(Collider(id: 1_000, hash: 0x4200), hash: 0x4200) == nil)
   }
 
-  @Test("removing shifts later entries back, so none is lost (random workload against a dictionary)")
+  @Test(
+    "removing shifts later entries back, so none is lost (random workload against a dictionary)")
   func removeKeepsOthersReachable() {
     var random = SplitMix64(seed: 7)
     var shard = Shard()
@@ -81,17 +82,21 @@ struct EntryShardTests {
     shard.insert(Self.entry(key, ticket: 42), hash: key.hash)
     let latest = CacheLineBox(Atomic<Int64>(.min))
     var report = Shard.ReadReport()
-    let first = shard.read(key, hash: key.hash, clock: .manual(ManualClock()), latest: latest.pointer, report: &report)
+    let first = shard.read(
+      key, hash: key.hash, clock: .manual(ManualClock()), latest: latest.pointer, report: &report)
     #expect(first?.result?.value == 5)
     #expect(report.ticket == 42)
     var again = Shard.ReadReport()
     #expect(
-      shard.read(key, hash: key.hash, clock: .manual(ManualClock()), latest: latest.pointer, report: &again) === first)
+      shard.read(
+        key, hash: key.hash, clock: .manual(ManualClock()), latest: latest.pointer, report: &again)
+        === first)
     #expect(shard.hits == 2 && shard.misses == 0)
     var missed = Shard.ReadReport()
     #expect(
       shard.read(
-        Collider(id: 6, hash: 0x1234), hash: 0x1234, clock: .manual(ManualClock()), latest: latest.pointer,
+        Collider(id: 6, hash: 0x1234), hash: 0x1234, clock: .manual(ManualClock()),
+        latest: latest.pointer,
         report: &missed) == nil)
     #expect(missed.ticket == 0 && shard.misses == 1)
   }

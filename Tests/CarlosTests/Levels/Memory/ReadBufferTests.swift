@@ -39,7 +39,8 @@ struct ReadBufferTests {
     #expect(Self.drained(buffer).isEmpty)
   }
 
-  @Test("a thread is asked to drain when its ring becomes half full, then once per 16 dropped notes")
+  @Test(
+    "a thread is asked to drain when its ring becomes half full, then once per 16 dropped notes")
   func drainsAndDrops() {
     let buffer = ReadBuffer(stripes: 1)
     var asked: [Int] = []
@@ -67,7 +68,8 @@ struct ReadBufferTests {
     }
   }
 
-  @Test("threads sharing stripes while another drains: no note is duplicated, corrupted or reordered")
+  @Test(
+    "threads sharing stripes while another drains: no note is duplicated, corrupted or reordered")
   func concurrentWriters() async {
     let shared = Shared(ReadBuffer(stripes: 2))  // four writers on two stripes: reservations collide
     let drained = Mutex<[UInt64]>([])
