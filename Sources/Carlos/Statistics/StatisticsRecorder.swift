@@ -35,22 +35,10 @@ final class StatisticsRecorder: Sendable {
   }
 
   @inlinable
-  func recordHit() { recordHit(thread: threadStripe()) }
+  func recordHit() { stripe.hits.wrappingAdd(1, ordering: .relaxed) }
 
   @inlinable
-  func recordMiss() { recordMiss(thread: threadStripe()) }
-
-  /// Counts a hit on the stripe of thread number `thread` (see ``threadStripe()``).
-  @inlinable
-  func recordHit(thread: Int) {
-    stripes[thread & (Self.stripeCount - 1)].hits.wrappingAdd(1, ordering: .relaxed)
-  }
-
-  /// Counts a miss on the stripe of thread number `thread` (see ``threadStripe()``).
-  @inlinable
-  func recordMiss(thread: Int) {
-    stripes[thread & (Self.stripeCount - 1)].misses.wrappingAdd(1, ordering: .relaxed)
-  }
+  func recordMiss() { stripe.misses.wrappingAdd(1, ordering: .relaxed) }
 
   @inlinable
   func recordLoad(succeeded: Bool, nanoseconds: Int) {

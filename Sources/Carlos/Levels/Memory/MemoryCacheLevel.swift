@@ -95,8 +95,8 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   ///   - policy: how the level chooses what to drop; by default ``EvictionPolicy/adaptiveTinyLFU``.
   ///   - expiration: how long values stay valid; by default they never expire.
   ///   - clock: where the level reads the time; by default the system's clock.
-  ///   - recordsStatistics: whether the level counts hits, misses and evictions
-  ///     (see ``statistics``); on by default, it costs a few nanoseconds per operation.
+  ///   - recordsStatistics: whether the level reports its hits, misses and
+  ///     evictions (see ``statistics``); on by default, it costs next to nothing.
   public init(
     capacity: Int = 100 * 1024 * 1024,
     policy: EvictionPolicy = .adaptiveTinyLFU,
