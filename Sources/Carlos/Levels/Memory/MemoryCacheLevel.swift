@@ -121,7 +121,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
     self.recorder = recorder
     policyLock = CacheLineBox(Lock(SlotTable(policy: eviction, recorder: recorder, hub: hub)))
     shards = ShardSet(count: ShardSet<Key, Value>.count(forCapacity: capacity))
-    reads = ReadBuffer(stripes: ReadBuffer.recommendedStripes)
+    reads = ReadBuffer.forThisMachine()
     recordsMisses = policy != .lru
     missFuture = Future(FetchError.valueNotInCache)
     storedFuture = Future()

@@ -5,10 +5,11 @@ import Synchronization
 /// striped, bounded and lossy, so that readers never wait for the policy's lock.
 ///
 /// Each thread writes to the stripe its ``threadStripe()`` number picks: a ring of
-/// 32 notes with its own cache lines. A reader reserves a cell with one
-/// compare-and-swap on its stripe's tail and writes the note; when the ring is full
-/// or another thread won the reservation, the note is dropped (the policy misses one
-/// use of one key). A thread drains its own ring, under the policy's lock and in
+/// 32 notes with its own cache lines. The first threads (numbers below the count
+/// of exclusive stripes) have a stripe each and write a note with two plain
+/// stores; the others share a few stripes, where a reader reserves a cell with a
+/// compare-and-swap on the tail. When the ring is full, or another thread won the
+/// reservation, the note is dropped (the policy misses one use of one key). A thread drains its own ring, under the policy's lock and in
 /// the order the notes were written: before each of its writes, and when a read
 /// leaves the ring half full and the lock is free. A single thread therefore never
 /// loses a note, and the policy sees its reads and writes in order; the reads of
@@ -40,17 +41,23 @@ struct ReadBuffer: ~Copyable, @unchecked Sendable {
   @usableFromInline static var missFlag: UInt64 { 1 << 63 }
 
   @usableFromInline let base: UnsafeMutableRawPointer
-  /// The number of stripes less one (the number is a power of two, at most 64).
-  @usableFromInline let stripeMask: Int
+  /// The stripes that belong to one thread each: those of threads `0..<exclusive`.
+  @usableFromInline let exclusive: Int
+  /// The number of shared stripes less one (the number is a power of two).
+  @usableFromInline let sharedMask: Int
   /// One bit per stripe that has ever held a note, so drains skip the others.
   @usableFromInline let used = Atomic<UInt64>(0)
 
-  /// Creates `stripes` empty stripes (rounded up to a power of two, at most 64).
+  /// Creates `exclusive` stripes of their own for the first threads and `shared`
+  /// stripes (rounded up to a power of two) for the others; 64 in all at most.
   @inlinable
-  init(stripes: Int) {
-    var count = 1
-    while count < Swift.min(stripes, 64) { count <<= 1 }
-    stripeMask = count - 1
+  init(exclusive: Int, shared: Int) {
+    var sharedCount = 1
+    while sharedCount < Swift.max(1, shared) { sharedCount <<= 1 }
+    sharedCount = Swift.min(sharedCount, 32)
+    self.exclusive = Swift.min(Swift.max(0, exclusive), 64 - sharedCount)
+    sharedMask = sharedCount - 1
+    let count = self.exclusive + sharedCount
     base = .allocate(byteCount: count * Self.stripeBytes, alignment: 64)
     for stripe in 0..<count {
       let start = base + stripe * Self.stripeBytes
@@ -66,9 +73,19 @@ struct ReadBuffer: ~Copyable, @unchecked Sendable {
     base.deallocate()
   }
 
-  /// A stripe count for this machine: four per core, at most 64.
-  static var recommendedStripes: Int {
-    Swift.min(64, Swift.max(4, 4 * ProcessInfo.processInfo.activeProcessorCount))
+  /// A buffer for this machine: a stripe of its own for each of the first four
+  /// threads per core (56 at most), and 8 shared stripes for the others.
+  static func forThisMachine() -> ReadBuffer {
+    ReadBuffer(
+      exclusive: Swift.min(56, Swift.max(4, 4 * ProcessInfo.processInfo.activeProcessorCount)),
+      shared: 8)
+  }
+
+  /// The stripe of thread number `thread`, and whether the thread has it to itself.
+  @inlinable
+  func stripe(of thread: Int) -> (index: Int, isExclusive: Bool) {
+    thread < exclusive && thread >= 0
+      ? (thread, true) : (exclusive &+ (thread & sharedMask), false)
   }
 
   @inlinable
@@ -92,9 +109,12 @@ struct ReadBuffer: ~Copyable, @unchecked Sendable {
   /// makes it half full, and once per ``drainThreshold`` notes dropped while full.
   @inlinable
   func recordHit(_ ticket: UInt64, thread: Int) -> Bool {
-    let stripe = thread & stripeMask
-    guard let start = reserve(1, in: stripe) else { return dropped(in: stripe) }
+    let (stripe, isExclusive) = stripe(of: thread)
+    guard let start = reserve(1, in: stripe, isExclusive: isExclusive) else {
+      return dropped(in: stripe)
+    }
     cell(stripe, start).pointee.store(ticket, ordering: .releasing)
+    if isExclusive { tail(stripe).pointee.store(start &+ 1, ordering: .releasing) }
     return crossesThreshold(start, 1, in: stripe)
   }
 
@@ -102,11 +122,14 @@ struct ReadBuffer: ~Copyable, @unchecked Sendable {
   /// returns whether the stripe should be drained now, like ``recordHit(_:thread:)``.
   @inlinable
   func recordMiss(hash: UInt64, thread: Int) -> Bool {
-    let stripe = thread & stripeMask
-    guard let start = reserve(2, in: stripe) else { return dropped(in: stripe) }
+    let (stripe, isExclusive) = stripe(of: thread)
+    guard let start = reserve(2, in: stripe, isExclusive: isExclusive) else {
+      return dropped(in: stripe)
+    }
     cell(stripe, start &+ 1).pointee.store(
       Self.missFlag | hash & 0xFFFF_FFFF, ordering: .releasing)
     cell(stripe, start).pointee.store(Self.missFlag | hash >> 32, ordering: .releasing)
+    if isExclusive { tail(stripe).pointee.store(start &+ 2, ordering: .releasing) }
     return crossesThreshold(start, 2, in: stripe)
   }
 
@@ -128,16 +151,21 @@ struct ReadBuffer: ~Copyable, @unchecked Sendable {
   }
 
   /// Reserves `count` cells of `stripe`; nil when the ring is full or another
-  /// thread reserved at the same moment (the note is then dropped).
+  /// thread reserved at the same moment (the note is then dropped). In a stripe of
+  /// its own the thread moves the tail itself once the cells are written.
   @inlinable
-  func reserve(_ count: Int, in stripe: Int) -> Int? {
+  func reserve(_ count: Int, in stripe: Int, isExclusive: Bool) -> Int? {
     let bit: UInt64 = 1 << UInt64(stripe)
     if used.load(ordering: .relaxed) & bit == 0 {
       used.bitwiseOr(bit, ordering: .relaxed)
     }
     let tail = tail(stripe)
     let start = tail.pointee.load(ordering: .relaxed)
-    guard start &- head(stripe).pointee.load(ordering: .acquiring) &+ count <= Self.cells,
+    guard start &- head(stripe).pointee.load(ordering: .acquiring) &+ count <= Self.cells else {
+      return nil
+    }
+    if isExclusive { return start }
+    guard
       tail.pointee.compareExchange(
         expected: start, desired: start &+ count, ordering: .relaxed
       ).exchanged
@@ -151,7 +179,7 @@ struct ReadBuffer: ~Copyable, @unchecked Sendable {
   @inlinable
   func drain(thread: Int? = nil, _ apply: (Note) -> Void) {
     if let thread {
-      drain(stripe: thread & stripeMask, apply)
+      drain(stripe: stripe(of: thread).index, apply)
       return
     }
     var stripes = used.load(ordering: .relaxed)

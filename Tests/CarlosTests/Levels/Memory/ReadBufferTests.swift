@@ -26,7 +26,7 @@ struct ReadBufferTests {
 
   @Test("one thread's notes come back in the order they were written, misses with their whole hash")
   func keepsOrder() {
-    let buffer = ReadBuffer(stripes: 4)
+    let buffer = ReadBuffer(exclusive: 4, shared: 1)
     _ = buffer.recordHit(ReadTicket.make(slot: 0, generation: 0), thread: 1)
     _ = buffer.recordMiss(hash: 0xFFFF_FFFF_FFFF_FFFF, thread: 1)
     _ = buffer.recordHit(ReadTicket.make(slot: 7, generation: 3), thread: 1)
@@ -40,11 +40,12 @@ struct ReadBufferTests {
   }
 
   @Test(
-    "a thread is asked to drain when its ring becomes half full, then once per 16 dropped notes")
-  func drainsAndDrops() {
-    let buffer = ReadBuffer(stripes: 1)
+    "a thread is asked to drain when its ring becomes half full, then once per 16 dropped notes",
+    arguments: [0, 7])  // a stripe of its own; a shared stripe
+  func drainsAndDrops(thread: Int) {
+    let buffer = ReadBuffer(exclusive: 1, shared: 1)
     var asked: [Int] = []
-    for note in 1...64 where buffer.recordHit(UInt64(note), thread: 0) {
+    for note in 1...64 where buffer.recordHit(UInt64(note), thread: thread) {
       asked.append(note)
     }
     // Half full at note 16; full after 32; notes 33...64 are dropped.
@@ -53,7 +54,9 @@ struct ReadBufferTests {
     #expect(notes.count == ReadBuffer.cells)
     #expect(notes.first == "hit 1" && notes.last == "hit \(ReadBuffer.cells)")
     var again: [Int] = []
-    for note in 1...20 where buffer.recordHit(UInt64(note), thread: 0) { again.append(note) }
+    for note in 1...20 where buffer.recordHit(UInt64(note), thread: thread) {
+      again.append(note)
+    }
     #expect(again == [ReadBuffer.drainThreshold])
     #expect(Self.drained(buffer).count == 20)
   }
@@ -71,7 +74,9 @@ struct ReadBufferTests {
   @Test(
     "threads sharing stripes while another drains: no note is duplicated, corrupted or reordered")
   func concurrentWriters() async {
-    let shared = Shared(ReadBuffer(stripes: 2))  // four writers on two stripes: reservations collide
+    // Threads 0 and 1 have stripes of their own; 2 and 3 share one, so their
+    // reservations collide.
+    let shared = Shared(ReadBuffer(exclusive: 2, shared: 1))
     let drained = Mutex<[UInt64]>([])
     let stop = Atomic<Bool>(false)
     let drainer = Task.detached {
