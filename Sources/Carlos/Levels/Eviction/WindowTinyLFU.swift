@@ -21,7 +21,9 @@
 /// - In adaptive mode, once the cache has been full, two ``MiniatureCache``s —
 ///   plain LRU and the fixed 1 % window, fed with a hash sample of the requests —
 ///   tell when either end does significantly better than the cache; the window
-///   is then sent to that end in one move.
+///   is then sent to that end in one move. Compared with each other, they also
+///   tell the climber which way the window should not go
+///   (``HillClimber/modelPreference``).
 /// - In adaptive mode a ``ReuseIndicator`` watches whether entries that have
 ///   been hit are worth less than new ones (keys used once or twice, close
 ///   together). While they are, an entry hit in the window is *retired* to main
@@ -52,6 +54,9 @@ struct WindowTinyLFU: Sendable {
   @usableFromInline static let protectedShare = 0.8
   /// How many standard deviations a miniature's lead must reach.
   @usableFromInline static let modelConfidence = 3.0
+  /// How many standard deviations one miniature must lead the other by for
+  /// the climber to stop moving toward the other.
+  @usableFromInline static let preferenceConfidence = 1.0
   /// The smallest lead of a miniature that counts, as a share of the sampled
   /// requests.
   @usableFromInline static let modelMinimumLead = 0.01
@@ -84,6 +89,12 @@ struct WindowTinyLFU: Sendable {
   /// Whether the window was just moved to a miniature's configuration (the next
   /// period's comparison is skipped).
   @usableFromInline var modelsSettling = false
+  /// Sampled requests on which only the LRU miniature hit, and only the
+  /// small-window one: a paired comparison of the two ends of the window's
+  /// range that the real cache's configuration and its changeovers play no
+  /// part in (halved each period).
+  @usableFromInline var lruOnly = 0
+  @usableFromInline var fixedOnly = 0
   @usableFromInline var random: SplitMix64
 
   /// Creates an empty policy for `capacity` cost units.
@@ -160,8 +171,11 @@ struct WindowTinyLFU: Sendable {
   mutating func recordInModels(_ hash: UInt64, realHit: Bool) {
     let mixed = MiniatureCache.mix(hash)
     guard lruModel.isSampled(mixed) else { return }
-    lruModel.record(hash, mixed: mixed, realHit: realHit, sketch: sketch)
-    fixedModel.record(hash, mixed: mixed, realHit: realHit, sketch: sketch)
+    let lruHit = lruModel.record(hash, mixed: mixed, realHit: realHit, sketch: sketch)
+    let fixedHit = fixedModel.record(hash, mixed: mixed, realHit: realHit, sketch: sketch)
+    if lruHit != fixedHit {
+      if lruHit { lruOnly &+= 1 } else { fixedOnly &+= 1 }
+    }
   }
 
   /// Moves entry `slot` to the most recently used end of its region, promoting it
@@ -400,10 +414,21 @@ struct WindowTinyLFU: Sendable {
   /// Whether the candidate should replace the victim in main.
   @inlinable
   mutating func admit(candidate: UInt64, victim: UInt64) -> Bool {
-    let victimFrequency = sketch.frequency(victim)
-    let candidateFrequency = sketch.frequency(candidate)
+    Self.admits(
+      candidateFrequency: sketch.frequency(candidate), victimFrequency: sketch.frequency(victim),
+      random: &random)
+  }
+
+  /// The admission rule: the more frequent key wins, and a tie evicts the
+  /// candidate; yet a warm candidate that would lose gets in with probability
+  /// 1/128. Shared with ``MiniatureCache``, so a miniature admits as the real
+  /// cache would.
+  @inlinable
+  static func admits(candidateFrequency: Int, victimFrequency: Int, random: inout SplitMix64)
+    -> Bool
+  {
     if candidateFrequency > victimFrequency { return true }
-    if candidateFrequency < Self.warmFrequency { return false }
+    if candidateFrequency < warmFrequency { return false }
     return random.next() & 127 == 0
   }
 
@@ -432,10 +457,13 @@ struct WindowTinyLFU: Sendable {
       guard evicted else { return }
       climber.start()
       resizeGhosts()
-      lruModel.configure(entries: count)
-      fixedModel.configure(entries: count)
+      lruModel.configure(entries: count, seed: random.next())
+      fixedModel.configure(entries: count, seed: random.next())
     }
-    if climber.periodIsComplete(entries: sketch.sizedFor) { compareWithModels() }
+    if climber.periodIsComplete(entries: sketch.sizedFor) {
+      compareWithModels()
+      updateModelPreference()
+    }
     guard
       let change = climber.adjustment(
         entries: sketch.sizedFor, averageCost: Double(totalCost) / Double(Swift.max(1, count)))
@@ -486,6 +514,19 @@ struct WindowTinyLFU: Sendable {
       lruModel.saveCounts()
       fixedModel.saveCounts()
     }
+  }
+
+  /// At the end of a period: tells the climber which end of the window's range
+  /// the miniatures found better (``HillClimber/modelPreference``), when one
+  /// led the other by more than ``preferenceConfidence`` standard deviations
+  /// of their discordant requests; then halves the counts.
+  @inlinable
+  mutating func updateModelPreference() {
+    let lead = Double(lruOnly - fixedOnly)
+    let margin = Self.preferenceConfidence * Double(lruOnly + fixedOnly).squareRoot()
+    climber.modelPreference = lead > margin ? 1 : (-lead > margin ? -1 : 0)
+    lruOnly /= 2
+    fixedOnly /= 2
   }
 
   /// Ghosts remember as many dropped keys as half the entries the cache holds.

@@ -36,6 +36,26 @@ struct WindowTinyLFUTests {
     #expect(wins > 40 && wins < 200)
   }
 
+  @Test("the miniatures' comparison of the two ends reaches the climber each period")
+  func preferenceFromMiniatures() {
+    var policy = WindowTinyLFU(capacity: 100, mode: .adaptiveWindow, random: SplitMix64(seed: 6))
+    policy.climber.start()
+    // Only the LRU miniature hit on 60 requests, only the small-window one on 20.
+    policy.lruOnly = 60
+    policy.fixedOnly = 20
+    policy.updateModelPreference()  // 40 > √80 ≈ 8.9
+    #expect(policy.climber.modelPreference == 1)
+    #expect(policy.lruOnly == 30 && policy.fixedOnly == 10)  // older evidence halves
+    policy.lruOnly = 10
+    policy.fixedOnly = 14
+    policy.updateModelPreference()  // 4 < √24 ≈ 4.9: no clear leader
+    #expect(policy.climber.modelPreference == 0)
+    policy.lruOnly = 0
+    policy.fixedOnly = 30
+    policy.updateModelPreference()
+    #expect(policy.climber.modelPreference == -1)
+  }
+
   @Test("W-TinyLFU keeps frequently used values through a scan; LRU does not")
   func scanResistance() {
     let lru = MemoryCacheLevel<Int, Int>(capacity: 100, policy: .lru)
