@@ -57,6 +57,9 @@ struct WindowTinyLFU: Sendable {
   /// How many standard deviations one miniature must lead the other by for
   /// the climber to stop moving toward the other.
   @usableFromInline static let preferenceConfidence = 1.0
+  /// The long-run comparison of the miniatures loses `1 >> longRunDecayShift`
+  /// of its counts each compared period.
+  @usableFromInline static let longRunDecayShift = 4
   /// The smallest lead of a miniature that counts, as a share of the sampled
   /// requests.
   @usableFromInline static let modelMinimumLead = 0.01
@@ -95,6 +98,11 @@ struct WindowTinyLFU: Sendable {
   /// part in (halved each period).
   @usableFromInline var lruOnly = 0
   @usableFromInline var fixedOnly = 0
+  /// The same counts over the long run: they lose 1/16 each compared period
+  /// (a half-life of about 11 periods), and an end that is behind on them is
+  /// not jumped to (see ``compareWithModels()``).
+  @usableFromInline var lruOnlyLongRun = 0
+  @usableFromInline var fixedOnlyLongRun = 0
   @usableFromInline var random: SplitMix64
 
   /// Creates an empty policy for `capacity` cost units.
@@ -174,7 +182,13 @@ struct WindowTinyLFU: Sendable {
     let lruHit = lruModel.record(hash, mixed: mixed, realHit: realHit, sketch: sketch)
     let fixedHit = fixedModel.record(hash, mixed: mixed, realHit: realHit, sketch: sketch)
     if lruHit != fixedHit {
-      if lruHit { lruOnly &+= 1 } else { fixedOnly &+= 1 }
+      if lruHit {
+        lruOnly &+= 1
+        lruOnlyLongRun &+= 1
+      } else {
+        fixedOnly &+= 1
+        fixedOnlyLongRun &+= 1
+      }
     }
   }
 
@@ -484,7 +498,8 @@ struct WindowTinyLFU: Sendable {
   /// cache (on its evidence so far, older periods counting half as much each
   /// period), asks the climber to move the window to that miniature's
   /// configuration (the larger lead wins; the climber then bans the way back
-  /// for a while). The period after such a move is a changeover and is not
+  /// for a while) — unless the other miniature did better than this one over
+  /// the long run. The period after such a move is a changeover and is not
   /// compared.
   @inlinable
   mutating func compareWithModels() {
@@ -497,10 +512,20 @@ struct WindowTinyLFU: Sendable {
       fixedModel.restoreCounts()
       return
     }
-    let lruLead =
+    var lruLead =
       windowMaximum < capacity ? lruModel.lead(minimumLead: Self.modelMinimumLead) : 0
-    let fixedLead =
+    var fixedLead =
       windowMaximum > minimumWindow ? fixedModel.lead(minimumLead: Self.modelMinimumLead) : 0
+    // An end that did worse than the other over the long run is not gone to
+    // on a short lead: on a workload with phases (a zigzag, a trace with
+    // bursts) each end leads now and then, and every jump costs a changeover.
+    switch Self.leader(lruOnlyLongRun, fixedOnlyLongRun, confidence: Self.preferenceConfidence) {
+    case 1: fixedLead = 0
+    case -1: lruLead = 0
+    default: break
+    }
+    lruOnlyLongRun -= lruOnlyLongRun >> Self.longRunDecayShift
+    fixedOnlyLongRun -= fixedOnlyLongRun >> Self.longRunDecayShift
     if lruLead > Self.modelConfidence && lruLead >= fixedLead {
       climber.forcedMove = capacity - windowMaximum
       modelsSettling = true
@@ -522,11 +547,19 @@ struct WindowTinyLFU: Sendable {
   /// of their discordant requests; then halves the counts.
   @inlinable
   mutating func updateModelPreference() {
-    let lead = Double(lruOnly - fixedOnly)
-    let margin = Self.preferenceConfidence * Double(lruOnly + fixedOnly).squareRoot()
-    climber.modelPreference = lead > margin ? 1 : (-lead > margin ? -1 : 0)
+    climber.modelPreference = Self.leader(lruOnly, fixedOnly, confidence: Self.preferenceConfidence)
     lruOnly /= 2
     fixedOnly /= 2
+  }
+
+  /// +1 when `lruWins` lead `fixedWins` by more than `confidence` standard
+  /// deviations of their sum (the discordant requests of a paired
+  /// comparison), -1 in the opposite case, otherwise 0.
+  @inlinable
+  static func leader(_ lruWins: Int, _ fixedWins: Int, confidence: Double) -> Int {
+    let lead = Double(lruWins - fixedWins)
+    let margin = confidence * Double(lruWins + fixedWins).squareRoot()
+    return lead > margin ? 1 : (-lead > margin ? -1 : 0)
   }
 
   /// Ghosts remember as many dropped keys as half the entries the cache holds.

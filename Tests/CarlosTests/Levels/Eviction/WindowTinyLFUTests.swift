@@ -275,6 +275,33 @@ struct WindowTinyLFUTests {
     #expect(policy.climber.forcedMove == -990)
   }
 
+  @Test("an end that did worse than the other over the long run is not jumped to")
+  func longRunVeto() {
+    // At LRU, the small-window miniature beats the cache this period...
+    func fixedLeadsThisPeriod(lruOnlyLongRun: Int, fixedOnlyLongRun: Int) -> Int {
+      var policy = runningPolicy()
+      policy.resizeWindow(to: 1_000)
+      policy.fixedModel.modelOnly = 400
+      policy.fixedModel.realOnly = 200
+      policy.fixedModel.requests = 3_000
+      policy.lruOnlyLongRun = lruOnlyLongRun
+      policy.fixedOnlyLongRun = fixedOnlyLongRun
+      policy.compareWithModels()
+      return policy.climber.forcedMove
+    }
+    // ...but over the long run LRU led it (200 > √1,800 ≈ 42): stay at LRU.
+    #expect(fixedLeadsThisPeriod(lruOnlyLongRun: 1_000, fixedOnlyLongRun: 800) == 0)
+    // A long run that is even, or favours the small window, lets it go there.
+    #expect(fixedLeadsThisPeriod(lruOnlyLongRun: 1_000, fixedOnlyLongRun: 980) == -990)
+    #expect(fixedLeadsThisPeriod(lruOnlyLongRun: 0, fixedOnlyLongRun: 0) == -990)
+    // The long-run counts fade by 1/16 each compared period.
+    var policy = runningPolicy()
+    policy.lruOnlyLongRun = 1_600
+    policy.fixedOnlyLongRun = 160
+    policy.compareWithModels()
+    #expect(policy.lruOnlyLongRun == 1_500 && policy.fixedOnlyLongRun == 150)
+  }
+
   @Test("a lead that is small or not significant moves nothing, and old evidence fades")
   func noLeadNoMove() {
     var policy = runningPolicy()
