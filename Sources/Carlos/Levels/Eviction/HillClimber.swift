@@ -46,7 +46,8 @@
 /// - **Miniatures have a veto.** The ghosts' direction is not followed when
 ///   the miniatures, compared with each other (a paired test on the same
 ///   sampled requests, which no changeover of the real cache disturbs), found
-///   the opposite end of the range better: `modelPreference`. On short traces
+///   the opposite end of the range better, recently (`modelPreference`) or
+///   over the long run (`longRunPreference`). On short traces
 ///   and in the first periods, the ghosts' few counts otherwise send the
 ///   window away from a fixed configuration that was better all along.
 /// - **Momentum.** While the hit ratio does not fall, a move in the same
@@ -133,6 +134,9 @@ struct HillClimber: Sendable {
   /// clearly. The ghosts' direction is not followed against it: the window
   /// stays instead.
   @usableFromInline var modelPreference = 0
+  /// The same comparison over the long run (counts fading by 1/16 per
+  /// period), set with it; the ghosts are not followed against it either.
+  @usableFromInline var longRunPreference = 0
 
   /// Creates a climber for a cache of `capacity` cost units.
   @inlinable
@@ -233,7 +237,9 @@ struct HillClimber: Sendable {
       banRemaining = Self.firstBan
       return lastMove
     }
-    if direction == banned || direction == 0 || direction == -modelPreference {
+    if direction == banned || direction == 0 || direction == -modelPreference
+      || direction == -longRunPreference
+    {
       lastMove = 0
       boost = 1
       runStartHitRatio = nil

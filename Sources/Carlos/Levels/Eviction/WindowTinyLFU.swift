@@ -544,12 +544,15 @@ struct WindowTinyLFU: Sendable {
   }
 
   /// At the end of a period: tells the climber which end of the window's range
-  /// the miniatures found better (``HillClimber/modelPreference``), when one
-  /// led the other by more than ``preferenceConfidence`` standard deviations
-  /// of their discordant requests; then halves the counts.
+  /// the miniatures found better, recently (``HillClimber/modelPreference``)
+  /// and over the long run (``HillClimber/longRunPreference``), when one led
+  /// the other by more than ``preferenceConfidence`` standard deviations of
+  /// their discordant requests; then halves the recent counts.
   @inlinable
   mutating func updateModelPreference() {
     climber.modelPreference = Self.leader(lruOnly, fixedOnly, confidence: Self.preferenceConfidence)
+    climber.longRunPreference = Self.leader(
+      lruOnlyLongRun, fixedOnlyLongRun, confidence: Self.preferenceConfidence)
     lruOnly /= 2
     fixedOnly /= 2
   }

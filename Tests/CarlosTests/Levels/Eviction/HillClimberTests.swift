@@ -166,13 +166,17 @@ struct HillClimberTests {
     #expect(firstMove(preference: -1) == 0)  // the small window did better: stay
     #expect(firstMove(preference: 0) == 63)
     #expect(firstMove(preference: 1) == 63)
-    // And the other way round: shrinking is held back when LRU did better.
-    var climber = HillClimber(capacity: 1_000)
-    climber.start()
-    climber.modelPreference = 1
-    #expect(
-      period(&climber, entries: 1_000, hits: 500, misses: 500, windowGains: 10, mainGains: 100)
-        == 0)
+    // And the other way round: shrinking is held back when LRU did better,
+    // recently or over the long run.
+    for (recent, longRun) in [(1, 0), (0, 1), (-1, 1)] {
+      var climber = HillClimber(capacity: 1_000)
+      climber.start()
+      climber.modelPreference = recent
+      climber.longRunPreference = longRun
+      #expect(
+        period(&climber, entries: 1_000, hits: 500, misses: 500, windowGains: 10, mainGains: 100)
+          == 0, "recent \(recent), long run \(longRun)")
+    }
   }
 
   @Test("the direction rule needs two standard deviations")

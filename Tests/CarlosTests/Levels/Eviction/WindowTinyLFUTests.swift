@@ -43,8 +43,11 @@ struct WindowTinyLFUTests {
     // Only the LRU miniature hit on 60 requests, only the small-window one on 20.
     policy.lruOnly = 60
     policy.fixedOnly = 20
+    policy.lruOnlyLongRun = 100
+    policy.fixedOnlyLongRun = 300
     policy.updateModelPreference()  // 40 > √80 ≈ 8.9
     #expect(policy.climber.modelPreference == 1)
+    #expect(policy.climber.longRunPreference == -1)  // 200 > √400 = 20
     #expect(policy.lruOnly == 30 && policy.fixedOnly == 10)  // older evidence halves
     policy.lruOnly = 10
     policy.fixedOnly = 14
