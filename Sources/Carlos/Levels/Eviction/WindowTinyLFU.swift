@@ -92,6 +92,11 @@ struct WindowTinyLFU: Sendable {
   /// Whether the window was just moved to a miniature's configuration (the next
   /// period's comparison is skipped).
   @usableFromInline var modelsSettling = false
+  /// Whether a growth of the window was cut short by ``transferLimit``: the
+  /// next evictions go on moving main's entries into the window. (Without
+  /// this, main's remaining entries would stay in main for good, dueling the
+  /// window's candidates: a window as large as the cache would not be LRU.)
+  @usableFromInline var windowGrowthPending = false
   /// Sampled requests on which only the LRU miniature hit, and only the
   /// small-window one: a paired comparison of the two ends of the window's
   /// range that the real cache's configuration and its changeovers play no
@@ -317,6 +322,7 @@ struct WindowTinyLFU: Sendable {
     }
     let firstCandidate = moveWindowOverflowToProbation(pinned: pinned)
     evictFromMain(firstCandidate: firstCandidate, pinned: pinned, into: &evicted)
+    if windowGrowthPending { fillWindowFromMain() }
     if mode == .adaptiveWindow { adaptWindow(evicted: !evicted.isEmpty) }
   }
 
@@ -577,23 +583,36 @@ struct WindowTinyLFU: Sendable {
   /// Sets the window's maximum to `newMaximum` (clamped to
   /// ``minimumWindow`` ... capacity) and
   /// gives the rest to main (80 % of it protected). A larger window takes main's
-  /// least recently used entries at once; a smaller one keeps its entries until
+  /// least recently used entries (up to ``transferLimit`` now, the rest at the
+  /// next evictions); a smaller one keeps its entries until
   /// the next stores push the overflow out as candidates, which must win
   /// admission to stay.
   @inlinable
   mutating func resizeWindow(to newMaximum: Int) {
     windowMaximum = Swift.min(Swift.max(minimumWindow, newMaximum), capacity)
     protectedMaximum = Int(Self.protectedShare * Double(capacity - windowMaximum))
+    fillWindowFromMain()
+    demoteProtectedOverflow()
+  }
+
+  /// Moves main's least recently used entries (probation's, then protected's)
+  /// into the window while it has room, at most ``transferLimit`` of them;
+  /// sets ``windowGrowthPending`` when that limit cut the move short.
+  @inlinable
+  mutating func fillWindowFromMain() {
     var moved = 0
     while moved < Self.transferLimit {
       var entry = probation.head
       if entry < 0 { entry = protected.head }
-      if entry < 0 || window.cost + nodes[entry].cost > windowMaximum { break }
+      if entry < 0 || window.cost + nodes[entry].cost > windowMaximum {
+        windowGrowthPending = false
+        return
+      }
       remove(entry)
       nodes[entry].region = .window
       window.append(entry, &nodes)
       moved += 1
     }
-    demoteProtectedOverflow()
+    windowGrowthPending = true
   }
 }

@@ -219,6 +219,33 @@ struct WindowTinyLFUTests {
     #expect(retiredRuns >= 7)  // the workload turns retiring on
   }
 
+  @Test("a window grown by more than the transfer limit fills up over the next stores, then is LRU")
+  func largeGrowthCompletes() {
+    var policy = WindowTinyLFU(capacity: 3_000, mode: .fixedWindow, random: SplitMix64(seed: 9))
+    var free: [Int] = []
+    func store(_ key: UInt64) -> [Int] {
+      let slot = free.popLast() ?? policy.nodes.count
+      policy.insert(slot, cost: 1, hash: key &* 0x9E37_79B9_7F4A_7C15)
+      var evicted: [Int] = []
+      policy.evict(pinned: slot, into: &evicted)
+      free += evicted
+      return evicted
+    }
+    for key: UInt64 in 0..<3_000 { _ = store(key) }
+    #expect(policy.window.count == 30 && policy.probation.count == 2_970)
+    policy.resizeWindow(to: 3_000)
+    // One move is bounded: the rest of main follows at the next evictions.
+    #expect(policy.window.count == 30 + WindowTinyLFU.transferLimit)
+    #expect(policy.windowGrowthPending)
+    _ = store(3_000)
+    _ = store(3_001)
+    #expect(!policy.windowGrowthPending)
+    #expect(policy.probation.count + policy.protected.count == 0)
+    // The whole cache is now the window: the least recently used entry goes.
+    let oldest = policy.window.head
+    #expect(store(3_002) == [oldest])
+  }
+
   @Test("the adaptive window never shrinks below the fixed policy's 1 % share")
   func windowFloor() {
     var policy = WindowTinyLFU(capacity: 1_000, mode: .adaptiveWindow, random: SplitMix64(seed: 7))
