@@ -103,25 +103,25 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
   /// The bucket of `key`, whose hash is `hash`, or nil when the shard does not hold it.
   @inlinable
   func find(_ key: Key, hash: Int) -> Int? {
-    let target = Self.stored(hash)
-    var bucket = home(target)
-    while true {
-      let found = hashes[bucket]
-      if found == 0 { return nil }
-      if found == target, entries[bucket].key == key { return bucket }
-      bucket = (bucket &+ 1) & mask
-    }
+    find(hash: hash) { $0.key == key }
   }
 
   /// The bucket of the entry with `ticket`, whose key's hash is `hash`, or nil.
   @inlinable
   func find(ticket: UInt64, hash: Int) -> Int? {
+    find(hash: hash) { $0.ticket == ticket }
+  }
+
+  /// The first bucket, probing from the home of `hash`, whose entry has that hash
+  /// and `matches`; nil when an empty bucket comes first.
+  @inlinable
+  func find(hash: Int, where matches: (borrowing Entry) -> Bool) -> Int? {
     let target = Self.stored(hash)
     var bucket = home(target)
     while true {
       let found = hashes[bucket]
       if found == 0 { return nil }
-      if found == target, entries[bucket].ticket == ticket { return bucket }
+      if found == target, matches(entries[bucket]) { return bucket }
       bucket = (bucket &+ 1) & mask
     }
   }
