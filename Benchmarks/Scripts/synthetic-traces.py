@@ -2,11 +2,13 @@
 """Generates the synthetic traces of Benchmarks/README.md ("Synthetic traces")
 and computes their LRU and OPT (Belady) hit ratios.
 
-    python3 Benchmarks/Scripts/synthetic-traces.py OUT_DIR
+    python3 Benchmarks/Scripts/synthetic-traces.py OUT_DIR [--seed N]
 
 Writes OUT_DIR/<name>.keys (one decimal key per line, the HitRatio tool's
 input) and prints one row per (trace, size): name, size, LRU %, OPT %; the
-same rows go to OUT_DIR/rows.txt (read by hit-ratio-report.py).
+same rows go to OUT_DIR/rows.txt (read by hit-ratio-report.py). --seed N
+(default 42, the traces of the README tables) draws other traces of the same
+kinds: a check on workloads the policy was not tuned on.
 Replay a trace with:
 
     swift run -c release --package-path Benchmarks HitRatio --tsv 500 2000 < OUT_DIR/zipf0.9.keys
@@ -29,9 +31,9 @@ def zipf_sampler(keys, alpha, rng):
     return lambda: order[bisect.bisect_left(cumulative, rng.random() * total)]
 
 
-def traces():
+def traces(seed=42):
     """The traces, by name, each with the cache sizes to test."""
-    rng = random.Random(42)
+    rng = random.Random(seed)
     result = {}
     for alpha in (0.7, 0.9, 1.1):
         draw = zipf_sampler(100_000, alpha, rng)
@@ -112,12 +114,16 @@ def opt_hit_ratio(trace, size):
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: synthetic-traces.py OUT_DIR")
-    folder = sys.argv[1]
+    arguments = sys.argv[1:]
+    seed = 42
+    if len(arguments) == 3 and arguments[1] == "--seed" and arguments[2].isdigit():
+        seed = int(arguments[2])
+    elif len(arguments) != 1:
+        sys.exit("usage: synthetic-traces.py OUT_DIR [--seed N]")
+    folder = arguments[0]
     os.makedirs(folder, exist_ok=True)
     rows = []
-    for name, (trace, sizes) in traces().items():
+    for name, (trace, sizes) in traces(seed).items():
         with open(os.path.join(folder, f"{name}.keys"), "w") as file:
             file.write("\n".join(map(str, trace)) + "\n")
         for size in sizes:

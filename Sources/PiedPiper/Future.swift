@@ -167,6 +167,11 @@ public final class Future<Value: Sendable>: Sendable {
   /// Runs `handler` at once when the future is complete, or keeps it until it is.
   @inlinable
   func add(_ handler: Handler) {
+    if phase.load(ordering: .acquiring) == Self.completed {
+      // Completed: `storedResult` is set for good; readers need not write `phase`.
+      if let result = storedResult, let next = handler.run(result) { drain(next) }
+      return
+    }
     guard acquire() else {
       // Completed: `storedResult` is set for good.
       if let result = storedResult, let next = handler.run(result) { drain(next) }
@@ -223,6 +228,11 @@ public final class Future<Value: Sendable>: Sendable {
   @inlinable
   @discardableResult
   public func onSuccess(_ callback: @escaping @Sendable (Value) -> Void) -> Future<Value> {
+    if phase.load(ordering: .acquiring) == Self.completed {
+      // Completed: `storedResult` is set for good.
+      if case .success(let value)? = storedResult { callback(value) }
+      return self
+    }
     add(.success(callback))
     return self
   }

@@ -8,27 +8,41 @@ import Synchronization
   import Darwin
 #endif
 
-/// The key under which each thread keeps its stripe number.
+/// The numbers of threads that have ended, for new threads to reuse.
+private let freeNumbers = Mutex<[Int]>([])
+
+/// The key under which each thread keeps its stripe number (plus one); a thread's
+/// number is handed back when it ends.
 private let stripeKey: pthread_key_t = {
   var key = pthread_key_t()
-  let status = pthread_key_create(&key, nil)
+  let status = pthread_key_create(&key) { stored in
+    guard let stored else { return }
+    let number = Int(bitPattern: UInt(bitPattern: stored)) &- 1
+    freeNumbers.withLock { $0.append(number) }
+  }
   precondition(status == 0, "pthread_key_create failed: \(status)")
   return key
 }()
 
-/// The number the next new thread gets.
+/// The number the next new thread gets when no ended thread's number is free.
 private let nextStripe = Atomic<Int>(0)
 
 /// A number that tells the calling thread apart from the other running threads:
-/// threads are numbered in the order they first ask, so the first threads to use
-/// striped state (statistics counters, read buffers) all get stripes of their own.
-/// Callers reduce it modulo their stripe count.
+/// no two running threads have the same number, and a thread that ends gives its
+/// number back, so the numbers stay below the number of threads running at once
+/// (plus those that ended and were not replaced). Striped state (statistics
+/// counters, read buffers) uses it to pick a stripe; numbers below a structure's
+/// stripe count get a stripe of their own.
 @usableFromInline
 func threadStripe() -> Int {
   if let stored = pthread_getspecific(stripeKey) {
     return Int(bitPattern: UInt(bitPattern: stored)) &- 1
   }
-  let number = nextStripe.wrappingAdd(1, ordering: .relaxed).oldValue
+  let reused = freeNumbers.withLock { free -> Int? in
+    guard let smallest = free.indices.min(by: { free[$0] < free[$1] }) else { return nil }
+    return free.remove(at: smallest)
+  }
+  let number = reused ?? nextStripe.wrappingAdd(1, ordering: .relaxed).oldValue
   pthread_setspecific(stripeKey, UnsafeRawPointer(bitPattern: UInt(number &+ 1)))
   return number
 }

@@ -40,7 +40,7 @@ public struct SystemClock: CacheClock {
   }
 
   /// The current time in nanoseconds since 1970, read the cheapest way the system allows.
-  @usableFromInline
+  @inlinable
   static func nanoseconds() -> Int64 {
     #if os(Linux)
       var time = timespec()
@@ -59,6 +59,37 @@ extension CacheClock {
     if self is SystemClock { return SystemClock.nanoseconds() }
     if let manual = self as? ManualClock { return manual.nanoseconds }
     return CacheInstant(now()).nanoseconds
+  }
+}
+
+/// A clock resolved once into the cheapest way to read it, for levels that read
+/// the time on every get: no dynamic cast per reading.
+@usableFromInline
+enum ClockSource: Sendable {
+  case system
+  case manual(ManualClock)
+  case other(any CacheClock)
+
+  /// The source that reads `clock`.
+  @inlinable
+  init(_ clock: any CacheClock) {
+    if clock is SystemClock {
+      self = .system
+    } else if let manual = clock as? ManualClock {
+      self = .manual(manual)
+    } else {
+      self = .other(clock)
+    }
+  }
+
+  /// The current time in nanoseconds since 1970.
+  @inlinable
+  func nanoseconds() -> Int64 {
+    switch self {
+    case .system: SystemClock.nanoseconds()
+    case .manual(let manual): manual.nanoseconds
+    case .other(let clock): CacheInstant(clock.now()).nanoseconds
+    }
   }
 }
 

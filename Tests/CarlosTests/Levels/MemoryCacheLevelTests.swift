@@ -195,3 +195,86 @@ struct MemoryCacheLevelTests {
     #expect(cache.get(1).result?.value == 2)
   }
 }
+
+/// A plain LRU cache of unit-cost keys: what `.lru` must do when used from one thread.
+private struct ReferenceLRU {
+  let capacity: Int
+  var order: [Int] = []  // least recently used first
+
+  mutating func get(_ key: Int) -> Bool {
+    guard let index = order.firstIndex(of: key) else { return false }
+    order.append(order.remove(at: index))
+    return true
+  }
+
+  mutating func set(_ key: Int) {
+    if let index = order.firstIndex(of: key) { order.remove(at: index) }
+    order.append(key)
+    if order.count > capacity { order.removeFirst() }
+  }
+}
+
+@Suite("MemoryCacheLevel under concurrency")
+struct MemoryCacheLevelConcurrencyTests {
+  @Test("from one thread, LRU order is exact across every shard (random trace against a reference)")
+  func exactLRUFromOneThread() {
+    var random = SplitMix64(seed: 3)
+    let level = MemoryCacheLevel<Int, Int>(capacity: 64, policy: .lru)
+    var reference = ReferenceLRU(capacity: 64)
+    var disagreements = 0
+    for _ in 0..<30_000 {
+      let key = Int.random(in: 0..<160, using: &random)
+      let hit = level.get(key).result?.value == key
+      if hit != reference.get(key) { disagreements += 1 }
+      if !hit {
+        level.set(key, forKey: key)
+        reference.set(key)
+      }
+    }
+    #expect(disagreements == 0)
+  }
+
+  @Test(
+    "many threads: the capacity holds after every set, values stay with their keys, counts agree",
+    arguments: MemoryCacheLevelTests.policies)
+  func stress(policy: EvictionPolicy) async {
+    let capacity = 200
+    let level = MemoryCacheLevel<Int, Int>(capacity: capacity, policy: policy)
+    let violations = Lock(0)
+    await onThreads(4) { thread in
+      var random = SplitMix64(seed: UInt64(thread))
+      var mine = 0
+      for step in 0..<20_000 {
+        let key = Int.random(in: 0..<600, using: &random)
+        switch step % 10 {
+        case 0, 1:
+          level.set(key * 1_000 + thread, forKey: key)
+          if level.totalCost > capacity { mine += 1 }
+        case 2: level.remove(key)
+        case 3 where step % 1_000 == 3: level.clear()
+        default:
+          if let value = level.get(key).result?.value, value / 1_000 != key { mine += 1 }
+        }
+      }
+      violations.withLock { $0 += mine }
+    }
+    #expect(violations.withLock { $0 } == 0)
+    #expect(level.count == level.totalCost)
+    #expect(level.count <= capacity)
+    var found = 0
+    for key in 0..<600 where level.get(key).result?.value != nil { found += 1 }
+    #expect(found == level.count)
+  }
+
+  @Test("statistics count every read of every thread exactly")
+  func exactStatistics() async {
+    let level = MemoryCacheLevel<Int, Int>(capacity: 1_000)
+    for key in 0..<100 { level.set(key, forKey: key) }
+    await onThreads(4) { thread in
+      for step in 0..<10_000 { _ = level.get((step + thread) % 200) }
+    }
+    let statistics = level.statistics
+    #expect(statistics.hitCount == 20_000)
+    #expect(statistics.missCount == 20_000)
+  }
+}

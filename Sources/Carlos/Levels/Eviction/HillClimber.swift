@@ -43,6 +43,13 @@
 ///   LRU or of the smallest window did significantly better than the cache
 ///   (``MiniatureCache``), it sets `forcedMove`: the climber goes there in one
 ///   move and bans the way back for a while.
+/// - **Miniatures have a veto.** The ghosts' direction is not followed when
+///   the miniatures, compared with each other (a paired test on the same
+///   sampled requests, which no changeover of the real cache disturbs), found
+///   the opposite end of the range better, recently (`modelPreference`) or
+///   over the long run (`longRunPreference`). On short traces
+///   and in the first periods, the ghosts' few counts otherwise send the
+///   window away from a fixed configuration that was better all along.
 /// - **Momentum.** While the hit ratio does not fall, a move in the same
 ///   direction as the previous one is twice as large (up to four steps), as in
 ///   gradient descent with momentum, so a window that has far to go (e.g. all
@@ -121,6 +128,15 @@ struct HillClimber: Sendable {
   /// climber then makes that move, whatever the ghosts say or a ban, and bans
   /// the way back for ``firstBan`` periods. 0: none.
   @usableFromInline var forcedMove = 0
+  /// Set by the policy at the end of each period: +1 when its miniature of
+  /// plain LRU did better than its miniature of the smallest window on the
+  /// same sampled requests, -1 in the opposite case, 0 when neither leads
+  /// clearly. The ghosts' direction is not followed against it: the window
+  /// stays instead.
+  @usableFromInline var modelPreference = 0
+  /// The same comparison over the long run (counts fading by 1/16 per
+  /// period), set with it; the ghosts are not followed against it either.
+  @usableFromInline var longRunPreference = 0
 
   /// Creates a climber for a cache of `capacity` cost units.
   @inlinable
@@ -221,7 +237,9 @@ struct HillClimber: Sendable {
       banRemaining = Self.firstBan
       return lastMove
     }
-    if direction == banned || direction == 0 {
+    if direction == banned || direction == 0 || direction == -modelPreference
+      || direction == -longRunPreference
+    {
       lastMove = 0
       boost = 1
       runStartHitRatio = nil

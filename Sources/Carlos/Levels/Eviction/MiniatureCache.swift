@@ -15,9 +15,11 @@
 ///
 /// The miniature's regions work as the real policy's: new keys enter an LRU
 /// window; keys pushed out of it duel main's probation victim on the real
-/// frequency sketch (which counts the same requests a fixed policy's would);
-/// a hit in probation promotes to protected (80 % of main). Entries have unit
-/// cost.
+/// frequency sketch (which counts the same requests a fixed policy's would),
+/// under the real policy's admission rule, random tie-break included (without
+/// it, a miniature looks better than the configuration it models wherever
+/// ties are common, e.g. a loop); a hit in probation promotes to protected
+/// (80 % of main). Entries have unit cost.
 ///
 /// Each sampled request is scored twice: whether the miniature hits, and whether
 /// the real cache hit. The counts of *discordant* requests — the miniature hit
@@ -84,9 +86,15 @@ struct MiniatureCache: Sendable {
   @inlinable
   var isConfigured: Bool { threshold != 0 }
 
-  /// Starts modelling a cache of `entries` entries, from empty.
+  /// Breaks admission ties as the real cache does
+  /// (``WindowTinyLFU/admits(candidateFrequency:victimFrequency:random:)``).
+  @usableFromInline var random = SplitMix64(seed: 0)
+
+  /// Starts modelling a cache of `entries` entries, from empty; `seed` seeds
+  /// the random tie-break of admission.
   @inlinable
-  mutating func configure(entries: Int) {
+  mutating func configure(entries: Int, seed: UInt64 = 0) {
+    random = SplitMix64(seed: seed)
     let entries = Swift.max(1, entries)
     capacity = Swift.min(entries, Self.maximumEntries)
     windowMaximum = Swift.min(
@@ -225,8 +233,8 @@ struct MiniatureCache: Sendable {
 
   /// Evicts one key from a miniature one key over its capacity, keeping the slot
   /// as `spare`: the window's overflow `candidate` (-1: none) duels probation's
-  /// least recently used entry, the lower frequency losing (the candidate on a
-  /// tie); with no duel, probation's, protected's or the window's oldest goes.
+  /// least recently used entry under the real policy's admission rule; with no
+  /// duel, probation's, protected's or the window's oldest goes.
   @inlinable
   mutating func evictOne(candidate: Int32, sketch: borrowing FrequencySketch) {
     let victim = heads.1
@@ -234,7 +242,9 @@ struct MiniatureCache: Sendable {
     if candidate >= 0 && victim >= 0 && victim != candidate {
       let candidateFrequency = sketch.frequency(hashes[Int(candidate)])
       let victimFrequency = sketch.frequency(hashes[Int(victim)])
-      evictee = candidateFrequency > victimFrequency ? victim : candidate
+      let admitted = WindowTinyLFU.admits(
+        candidateFrequency: candidateFrequency, victimFrequency: victimFrequency, random: &random)
+      evictee = admitted ? victim : candidate
     } else if victim >= 0 {
       evictee = victim
     } else if heads.2 >= 0 {

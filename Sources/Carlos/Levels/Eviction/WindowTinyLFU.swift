@@ -21,7 +21,9 @@
 /// - In adaptive mode, once the cache has been full, two ``MiniatureCache``s —
 ///   plain LRU and the fixed 1 % window, fed with a hash sample of the requests —
 ///   tell when either end does significantly better than the cache; the window
-///   is then sent to that end in one move.
+///   is then sent to that end in one move. Compared with each other, they also
+///   tell the climber which way the window should not go
+///   (``HillClimber/modelPreference``).
 /// - In adaptive mode a ``ReuseIndicator`` watches whether entries that have
 ///   been hit are worth less than new ones (keys used once or twice, close
 ///   together). While they are, an entry hit in the window is *retired* to main
@@ -52,6 +54,12 @@ struct WindowTinyLFU: Sendable {
   @usableFromInline static let protectedShare = 0.8
   /// How many standard deviations a miniature's lead must reach.
   @usableFromInline static let modelConfidence = 3.0
+  /// How many standard deviations one miniature must lead the other by for
+  /// the climber to stop moving toward the other.
+  @usableFromInline static let preferenceConfidence = 1.0
+  /// The long-run comparison of the miniatures loses `1 >> longRunDecayShift`
+  /// of its counts each compared period.
+  @usableFromInline static let longRunDecayShift = 4
   /// The smallest lead of a miniature that counts, as a share of the sampled
   /// requests.
   @usableFromInline static let modelMinimumLead = 0.01
@@ -84,6 +92,22 @@ struct WindowTinyLFU: Sendable {
   /// Whether the window was just moved to a miniature's configuration (the next
   /// period's comparison is skipped).
   @usableFromInline var modelsSettling = false
+  /// Whether a growth of the window was cut short by ``transferLimit``: the
+  /// next evictions go on moving main's entries into the window. (Without
+  /// this, main's remaining entries would stay in main for good, dueling the
+  /// window's candidates: a window as large as the cache would not be LRU.)
+  @usableFromInline var windowGrowthPending = false
+  /// Sampled requests on which only the LRU miniature hit, and only the
+  /// small-window one: a paired comparison of the two ends of the window's
+  /// range that the real cache's configuration and its changeovers play no
+  /// part in (halved each period).
+  @usableFromInline var lruOnly = 0
+  @usableFromInline var fixedOnly = 0
+  /// The same counts over the long run: they lose 1/16 each compared period
+  /// (a half-life of about 11 periods), and an end that is behind on them is
+  /// not jumped to (see ``compareWithModels()``).
+  @usableFromInline var lruOnlyLongRun = 0
+  @usableFromInline var fixedOnlyLongRun = 0
   @usableFromInline var random: SplitMix64
 
   /// Creates an empty policy for `capacity` cost units.
@@ -160,8 +184,17 @@ struct WindowTinyLFU: Sendable {
   mutating func recordInModels(_ hash: UInt64, realHit: Bool) {
     let mixed = MiniatureCache.mix(hash)
     guard lruModel.isSampled(mixed) else { return }
-    lruModel.record(hash, mixed: mixed, realHit: realHit, sketch: sketch)
-    fixedModel.record(hash, mixed: mixed, realHit: realHit, sketch: sketch)
+    let lruHit = lruModel.record(hash, mixed: mixed, realHit: realHit, sketch: sketch)
+    let fixedHit = fixedModel.record(hash, mixed: mixed, realHit: realHit, sketch: sketch)
+    if lruHit != fixedHit {
+      if lruHit {
+        lruOnly &+= 1
+        lruOnlyLongRun &+= 1
+      } else {
+        fixedOnly &+= 1
+        fixedOnlyLongRun &+= 1
+      }
+    }
   }
 
   /// Moves entry `slot` to the most recently used end of its region, promoting it
@@ -289,6 +322,7 @@ struct WindowTinyLFU: Sendable {
     }
     let firstCandidate = moveWindowOverflowToProbation(pinned: pinned)
     evictFromMain(firstCandidate: firstCandidate, pinned: pinned, into: &evicted)
+    if windowGrowthPending { fillWindowFromMain() }
     if mode == .adaptiveWindow { adaptWindow(evicted: !evicted.isEmpty) }
   }
 
@@ -400,10 +434,21 @@ struct WindowTinyLFU: Sendable {
   /// Whether the candidate should replace the victim in main.
   @inlinable
   mutating func admit(candidate: UInt64, victim: UInt64) -> Bool {
-    let victimFrequency = sketch.frequency(victim)
-    let candidateFrequency = sketch.frequency(candidate)
+    Self.admits(
+      candidateFrequency: sketch.frequency(candidate), victimFrequency: sketch.frequency(victim),
+      random: &random)
+  }
+
+  /// The admission rule: the more frequent key wins, and a tie evicts the
+  /// candidate; yet a warm candidate that would lose gets in with probability
+  /// 1/128. Shared with ``MiniatureCache``, so a miniature admits as the real
+  /// cache would.
+  @inlinable
+  static func admits(candidateFrequency: Int, victimFrequency: Int, random: inout SplitMix64)
+    -> Bool
+  {
     if candidateFrequency > victimFrequency { return true }
-    if candidateFrequency < Self.warmFrequency { return false }
+    if candidateFrequency < warmFrequency { return false }
     return random.next() & 127 == 0
   }
 
@@ -432,10 +477,15 @@ struct WindowTinyLFU: Sendable {
       guard evicted else { return }
       climber.start()
       resizeGhosts()
-      lruModel.configure(entries: count)
-      fixedModel.configure(entries: count)
+      // Seeded without drawing from the cache's own generator, so that while
+      // the window stays at 1 % the cache admits exactly as the fixed policy.
+      lruModel.configure(entries: count, seed: random.state ^ 0x4C52_5531)
+      fixedModel.configure(entries: count, seed: random.state ^ 0x4649_5845)
     }
-    if climber.periodIsComplete(entries: sketch.sizedFor) { compareWithModels() }
+    if climber.periodIsComplete(entries: sketch.sizedFor) {
+      compareWithModels()
+      updateModelPreference()
+    }
     guard
       let change = climber.adjustment(
         entries: sketch.sizedFor, averageCost: Double(totalCost) / Double(Swift.max(1, count)))
@@ -456,7 +506,8 @@ struct WindowTinyLFU: Sendable {
   /// cache (on its evidence so far, older periods counting half as much each
   /// period), asks the climber to move the window to that miniature's
   /// configuration (the larger lead wins; the climber then bans the way back
-  /// for a while). The period after such a move is a changeover and is not
+  /// for a while) — unless the other miniature did better than this one over
+  /// the long run. The period after such a move is a changeover and is not
   /// compared.
   @inlinable
   mutating func compareWithModels() {
@@ -469,10 +520,20 @@ struct WindowTinyLFU: Sendable {
       fixedModel.restoreCounts()
       return
     }
-    let lruLead =
+    var lruLead =
       windowMaximum < capacity ? lruModel.lead(minimumLead: Self.modelMinimumLead) : 0
-    let fixedLead =
+    var fixedLead =
       windowMaximum > minimumWindow ? fixedModel.lead(minimumLead: Self.modelMinimumLead) : 0
+    // An end that did worse than the other over the long run is not gone to
+    // on a short lead: on a workload with phases (a zigzag, a trace with
+    // bursts) each end leads now and then, and every jump costs a changeover.
+    switch Self.leader(lruOnlyLongRun, fixedOnlyLongRun, confidence: Self.preferenceConfidence) {
+    case 1: fixedLead = 0
+    case -1: lruLead = 0
+    default: break
+    }
+    lruOnlyLongRun -= lruOnlyLongRun >> Self.longRunDecayShift
+    fixedOnlyLongRun -= fixedOnlyLongRun >> Self.longRunDecayShift
     if lruLead > Self.modelConfidence && lruLead >= fixedLead {
       climber.forcedMove = capacity - windowMaximum
       modelsSettling = true
@@ -488,6 +549,30 @@ struct WindowTinyLFU: Sendable {
     }
   }
 
+  /// At the end of a period: tells the climber which end of the window's range
+  /// the miniatures found better, recently (``HillClimber/modelPreference``)
+  /// and over the long run (``HillClimber/longRunPreference``), when one led
+  /// the other by more than ``preferenceConfidence`` standard deviations of
+  /// their discordant requests; then halves the recent counts.
+  @inlinable
+  mutating func updateModelPreference() {
+    climber.modelPreference = Self.leader(lruOnly, fixedOnly, confidence: Self.preferenceConfidence)
+    climber.longRunPreference = Self.leader(
+      lruOnlyLongRun, fixedOnlyLongRun, confidence: Self.preferenceConfidence)
+    lruOnly /= 2
+    fixedOnly /= 2
+  }
+
+  /// +1 when `lruWins` lead `fixedWins` by more than `confidence` standard
+  /// deviations of their sum (the discordant requests of a paired
+  /// comparison), -1 in the opposite case, otherwise 0.
+  @inlinable
+  static func leader(_ lruWins: Int, _ fixedWins: Int, confidence: Double) -> Int {
+    let lead = Double(lruWins - fixedWins)
+    let margin = confidence * Double(lruWins + fixedWins).squareRoot()
+    return lead > margin ? 1 : (-lead > margin ? -1 : 0)
+  }
+
   /// Ghosts remember as many dropped keys as half the entries the cache holds.
   @inlinable
   mutating func resizeGhosts() {
@@ -498,23 +583,36 @@ struct WindowTinyLFU: Sendable {
   /// Sets the window's maximum to `newMaximum` (clamped to
   /// ``minimumWindow`` ... capacity) and
   /// gives the rest to main (80 % of it protected). A larger window takes main's
-  /// least recently used entries at once; a smaller one keeps its entries until
+  /// least recently used entries (up to ``transferLimit`` now, the rest at the
+  /// next evictions); a smaller one keeps its entries until
   /// the next stores push the overflow out as candidates, which must win
   /// admission to stay.
   @inlinable
   mutating func resizeWindow(to newMaximum: Int) {
     windowMaximum = Swift.min(Swift.max(minimumWindow, newMaximum), capacity)
     protectedMaximum = Int(Self.protectedShare * Double(capacity - windowMaximum))
+    fillWindowFromMain()
+    demoteProtectedOverflow()
+  }
+
+  /// Moves main's least recently used entries (probation's, then protected's)
+  /// into the window while it has room, at most ``transferLimit`` of them;
+  /// sets ``windowGrowthPending`` when that limit cut the move short.
+  @inlinable
+  mutating func fillWindowFromMain() {
     var moved = 0
     while moved < Self.transferLimit {
       var entry = probation.head
       if entry < 0 { entry = protected.head }
-      if entry < 0 || window.cost + nodes[entry].cost > windowMaximum { break }
+      if entry < 0 || window.cost + nodes[entry].cost > windowMaximum {
+        windowGrowthPending = false
+        return
+      }
       remove(entry)
       nodes[entry].region = .window
       window.append(entry, &nodes)
       moved += 1
     }
-    demoteProtectedOverflow()
+    windowGrowthPending = true
   }
 }

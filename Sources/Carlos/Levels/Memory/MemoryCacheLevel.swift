@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A cache level in memory, bounded by the total cost of what it holds.
 ///
 /// Every value has a cost (``ExpensiveObject/cost``: bytes for `Data` and
@@ -28,9 +30,20 @@
 /// a get that finds one removes it. Time comes from `clock` and never goes
 /// backwards for the level.
 ///
+/// Reads scale with cores: the entries live in shards, each behind a lock of its
+/// own, and a hit takes only its shard's lock. What a read tells the eviction
+/// policy is recorded in a small buffer of the reading thread, which the thread
+/// hands to the policy in batches under the policy's lock: before each of its
+/// writes, and when the buffer is half full and the lock is free. Under heavy
+/// contention a few reads are dropped, which only blurs the policy's picture of
+/// popularity. Writes take the policy's lock, so the capacity bound is exact; the
+/// policy sees the reads and writes of one thread in order, so from a single
+/// thread eviction is exactly as the policy describes.
+///
 /// Costs count only what the values report: the level's own bookkeeping adds
-/// roughly 100–150 bytes per entry (index, access-order links, frequency sketch,
-/// eviction history, and the shared future of a value that has been read).
+/// roughly 150–250 bytes per entry (index bucket, slot, access-order links,
+/// frequency sketch, eviction history, and the shared future of a value that has
+/// been read), plus a few kilobytes per level for its shards and read buffers.
 ///
 /// ```swift
 /// let memory = MemoryCacheLevel<URL, Data>(capacity: 64 << 20)  // 64 MiB
@@ -51,8 +64,21 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   /// Where the level reads the time.
   public let clock: any CacheClock
 
-  @usableFromInline let table: Lock<EntryTable<Key, Value>>
-  /// Counts hits, misses and evictions; nil when the level records no statistics.
+  /// The policy's side: slots, eviction order, deadlines, events. Writers hold it;
+  /// readers only try it, to drain the read buffer.
+  @usableFromInline let policyLock: CacheLineBox<Lock<SlotTable<Key, Value>>>
+  /// The entries, in shards with locks of their own: what readers lock.
+  @usableFromInline let shards: ShardSet<Key, Value>
+  /// The reads not yet told to the policy.
+  @usableFromInline let reads: ReadBuffer
+  /// `clock`, resolved for cheap readings.
+  @usableFromInline let source: ClockSource
+  /// The latest time any writer saw, so readers never see time go backwards.
+  @usableFromInline let latest = CacheLineBox(Atomic<Int64>(.min))
+  /// Whether misses are worth telling the policy (not for LRU).
+  @usableFromInline let recordsMisses: Bool
+  /// Counts evictions (the shards count hits and misses); nil when the level
+  /// records no statistics.
   @usableFromInline let recorder: StatisticsRecorder?
   @usableFromInline let hub = EventHub<Key>()
   /// Returned for every miss: a completed future can be shared, as nothing can change it.
@@ -69,8 +95,8 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   ///   - policy: how the level chooses what to drop; by default ``EvictionPolicy/adaptiveTinyLFU``.
   ///   - expiration: how long values stay valid; by default they never expire.
   ///   - clock: where the level reads the time; by default the system's clock.
-  ///   - recordsStatistics: whether the level counts hits, misses and evictions
-  ///     (see ``statistics``); on by default, it costs a few nanoseconds per operation.
+  ///   - recordsStatistics: whether the level reports its hits, misses and
+  ///     evictions (see ``statistics``); on by default, it costs next to nothing.
   public init(
     capacity: Int = 100 * 1024 * 1024,
     policy: EvictionPolicy = .adaptiveTinyLFU,
@@ -83,6 +109,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
     self.policy = policy
     self.expiration = expiration
     self.clock = clock
+    source = ClockSource(clock)
     let mode: WindowTinyLFU.Mode
     switch policy {
     case .lru: mode = .lru
@@ -92,7 +119,10 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
     let eviction = WindowTinyLFU(capacity: capacity, mode: mode, random: SplitMix64())
     let recorder = recordsStatistics ? StatisticsRecorder() : nil
     self.recorder = recorder
-    table = Lock(EntryTable(policy: eviction, recorder: recorder, hub: hub))
+    policyLock = CacheLineBox(Lock(SlotTable(policy: eviction, recorder: recorder, hub: hub)))
+    shards = ShardSet(count: ShardSet<Key, Value>.count(forCapacity: capacity))
+    reads = ReadBuffer.forThisMachine()
+    recordsMisses = policy != .lru
     missFuture = Future(FetchError.valueNotInCache)
     storedFuture = Future()
   }
@@ -101,29 +131,74 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   /// fails with ``FetchError/valueNotInCache`` (also when the value has expired).
   @inlinable
   public func get(_ key: Key) -> Future<Value> {
-    let found = table.withLock { [clock] table in
-      let future = table.future(for: key, clock: clock)
-      table.flushEvents()
-      return future
-    }
-    guard let found else {
-      recorder?.recordMiss()
-      return missFuture
-    }
-    recorder?.recordHit()
-    return found
+    var report = EntryShard<Key, Value>.ReadReport()
+    return read(key, report: &report) ?? missFuture
   }
 
   /// Answers with the value stored under `key` with when it was stored and when it
   /// expires; fails like ``get(_:)``. Counts as a read (it slides an after-access expiry).
   public func entry(forKey key: Key) -> Future<CacheEntry<Value>> {
-    let entry = table.withLock { [clock] table in
-      let entry = table.entry(for: key, clock: clock)
-      table.flushEvents()
-      return entry
+    var report = EntryShard<Key, Value>.ReadReport()
+    guard case .success(let value)? = read(key, report: &report)?.result else {
+      return Future(FetchError.valueNotInCache)
     }
-    if entry == nil { recorder?.recordMiss() } else { recorder?.recordHit() }
-    return Future(value: entry, error: FetchError.valueNotInCache)
+    return Future(
+      CacheEntry(
+        value: value,
+        storedAt: CacheInstant(nanoseconds: report.storedAt).date,
+        expiresAt: report.deadline == TimerWheel.none
+          ? nil : CacheInstant(nanoseconds: report.deadline).date))
+  }
+
+  /// Reads `key` in its shard (see ``EntryShard/read(_:hash:clock:latest:report:)``)
+  /// and records the read for the policy; then removes the entry if it has
+  /// expired, or drains the read buffer when it is half full and the policy's
+  /// lock is free.
+  @inlinable
+  func read(_ key: Key, report: inout EntryShard<Key, Value>.ReadReport) -> Future<Value>? {
+    let hash = key.hashValue
+    let future = shards.withShard(hash: hash) { shard in
+      shard.read(key, hash: hash, clock: source, latest: latest.pointer, report: &report)
+    }
+    let thread = threadStripe()
+    let drains: Bool
+    if report.ticket != 0 {
+      drains = reads.recordHit(report.ticket, thread: thread)
+    } else if report.expiredTicket != 0 {
+      let (ticket, now) = (report.expiredTicket, report.expiredAt)
+      write { table in
+        table.expire(ticket: ticket, now: table.observe(now), in: shards)
+        table.recordMiss(hash: UInt64(bitPattern: Int64(hash)))
+      }
+      return nil
+    } else {
+      drains =
+        recordsMisses
+        && reads.recordMiss(hash: UInt64(bitPattern: Int64(hash)), thread: thread)
+    }
+    if drains {
+      policyLock.pointer.pointee.withLockIfAvailable { table in table.drain(reads, thread: thread) }
+    }
+    return future
+  }
+
+  /// Runs `body` under the policy's lock, after telling the policy the reads the
+  /// calling thread recorded (all recorded reads when `drainingAll`); hands the
+  /// events to the observers before giving the lock up.
+  @inlinable
+  func write<Result>(
+    drainingAll: Bool = false, _ body: (inout SlotTable<Key, Value>) -> Result
+  ) -> Result {
+    let thread = drainingAll ? nil : threadStripe()
+    return policyLock.pointer.pointee.withLockSpinning { table -> Result in
+      table.drain(reads, thread: thread)
+      let result = body(&table)
+      if latest.pointer.pointee.load(ordering: .relaxed) != table.latest {
+        latest.pointer.pointee.store(table.latest, ordering: .relaxed)
+      }
+      table.flushEvents()
+      return result
+    }
   }
 
   /// Stores `value` under `key` with the level's expiration policy, evicting other
@@ -155,27 +230,24 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   @inlinable
   func store(_ value: Value, forKey key: Key, expiry: Expiry, slide: Int64) -> Future<Void> {
     let cost = Swift.max(1, value.cost)
+    let hash = key.hashValue
     guard cost <= capacity else {
-      table.withLock { table in
-        table.removeValue(for: key)
-        table.flushEvents()
-      }
+      write { table in table.removeValue(for: key, hash: hash, in: shards) }
       return Future(MemoryCacheLevelError.valueTooLarge(cost: cost, capacity: capacity))
     }
-    let hash = policy == .lru ? 0 : UInt64(bitPattern: Int64(key.hashValue))
-    let clockNow = clock.nanoseconds()
-    table.withLock { table in
+    let clockNow = source.nanoseconds()
+    write { table in
       let now = table.observe(clockNow)
       let deadline =
         expiry.deadline(storedAt: CacheInstant(nanoseconds: now))?.nanoseconds ?? TimerWheel.none
       if deadline <= now {
-        table.removeValue(for: key)
-        table.removeExpired(now: now)
+        table.removeValue(for: key, hash: hash, in: shards)
+        table.removeExpired(now: now, in: shards)
       } else {
         table.store(
-          value, cost: cost, hash: hash, for: key, now: now, deadline: deadline, slide: slide)
+          value, cost: cost, hash: hash, for: key, now: now, deadline: deadline, slide: slide,
+          in: shards)
       }
-      table.flushEvents()
     }
     return storedFuture
   }
@@ -184,10 +256,9 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   /// Takes time in proportion to the expired values, not to all values.
   @discardableResult
   public func removeExpired() -> Future<Void> {
-    let clockNow = clock.nanoseconds()
-    table.withLock { table in
-      table.removeExpired(now: table.observe(clockNow), exact: true)
-      table.flushEvents()
+    let clockNow = source.nanoseconds()
+    write { table in
+      table.removeExpired(now: table.observe(clockNow), exact: true, in: shards)
     }
     return storedFuture
   }
@@ -195,14 +266,12 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   /// Removes the value stored under `key`, if any. Answers with an already completed future.
   @discardableResult
   public func remove(_ key: Key) -> Future<Void> {
-    table.withLock { table in
-      table.removeValue(for: key)
-      table.flushEvents()
-    }
+    let hash = key.hashValue
+    write { table in table.removeValue(for: key, hash: hash, in: shards) }
     return storedFuture
   }
 
-  /// Removes every value. Values are released after the lock is given up.
+  /// Removes every value.
   public func clear() {
     clear(event: .cleared)
   }
@@ -213,19 +282,24 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   }
 
   private func clear(event: CacheEvent<Key>) {
-    let emptied = table.withLock { table in
+    write { table in
       table.note(event)
       if case .memoryWarning = event { table.note(.cleared) }
-      table.flushEvents()
-      return table.takeAll()
+      table.removeAll(from: shards)
     }
-    withExtendedLifetime(emptied) {}
   }
 
   /// What the level has done since it was created: hits, misses, evictions and
   /// their cost (a level made with `recordsStatistics: false` reports zeros).
   public var statistics: CacheStatistics {
-    recorder?.snapshot ?? CacheStatistics()
+    guard var statistics = recorder?.snapshot else { return CacheStatistics() }
+    for index in 0..<shards.count {
+      shards.withShard(at: index) { shard in
+        statistics.hitCount += shard.hits
+        statistics.missCount += shard.misses
+      }
+    }
+    return statistics
   }
 
   /// Calls `callback` with every event of the level (set, removed, expired, evicted,
@@ -242,6 +316,11 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
     hub.observe(key: key, callback)
   }
 
+  /// Runs `body` on the eviction policy once it has been told every read so far (for tests).
+  func withPolicy<Result>(_ body: (inout WindowTinyLFU) -> Result) -> Result {
+    write(drainingAll: true) { table in body(&table.policy) }
+  }
+
   /// Waits until every event emitted so far has reached the observers (for tests).
   package func eventsDelivered() async {
     await hub.afterDelivery()
@@ -249,11 +328,11 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
 
   /// The sum of the costs of the values the level holds.
   public var totalCost: Int {
-    table.withLock { $0.totalCost }
+    write { $0.totalCost }
   }
 
   /// The number of values the level holds.
   public var count: Int {
-    table.withLock { $0.count }
+    write { $0.count }
   }
 }

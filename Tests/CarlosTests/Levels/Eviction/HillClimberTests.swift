@@ -153,6 +153,32 @@ struct HillClimberTests {
     #expect(climber.boost == 1)
   }
 
+  @Test("the ghosts are not followed toward the end the miniatures found worse")
+  func miniaturesVeto() {
+    // The same ghost counts, which call for a larger window, under each preference.
+    func firstMove(preference: Int) -> Int? {
+      var climber = HillClimber(capacity: 1_000)
+      climber.start()
+      climber.modelPreference = preference
+      return period(
+        &climber, entries: 1_000, hits: 500, misses: 500, windowGains: 100, mainGains: 10)
+    }
+    #expect(firstMove(preference: -1) == 0)  // the small window did better: stay
+    #expect(firstMove(preference: 0) == 63)
+    #expect(firstMove(preference: 1) == 63)
+    // And the other way round: shrinking is held back when LRU did better,
+    // recently or over the long run.
+    for (recent, longRun) in [(1, 0), (0, 1), (-1, 1)] {
+      var climber = HillClimber(capacity: 1_000)
+      climber.start()
+      climber.modelPreference = recent
+      climber.longRunPreference = longRun
+      #expect(
+        period(&climber, entries: 1_000, hits: 500, misses: 500, windowGains: 10, mainGains: 100)
+          == 0, "recent \(recent), long run \(longRun)")
+    }
+  }
+
   @Test("the direction rule needs two standard deviations")
   func significance() {
     #expect(HillClimber.direction(windowGains: 30, mainGains: 10) == 1)  // 20 > 2·√40 ≈ 12.6

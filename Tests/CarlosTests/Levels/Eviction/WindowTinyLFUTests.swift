@@ -36,6 +36,29 @@ struct WindowTinyLFUTests {
     #expect(wins > 40 && wins < 200)
   }
 
+  @Test("the miniatures' comparison of the two ends reaches the climber each period")
+  func preferenceFromMiniatures() {
+    var policy = WindowTinyLFU(capacity: 100, mode: .adaptiveWindow, random: SplitMix64(seed: 6))
+    policy.climber.start()
+    // Only the LRU miniature hit on 60 requests, only the small-window one on 20.
+    policy.lruOnly = 60
+    policy.fixedOnly = 20
+    policy.lruOnlyLongRun = 100
+    policy.fixedOnlyLongRun = 300
+    policy.updateModelPreference()  // 40 > √80 ≈ 8.9
+    #expect(policy.climber.modelPreference == 1)
+    #expect(policy.climber.longRunPreference == -1)  // 200 > √400 = 20
+    #expect(policy.lruOnly == 30 && policy.fixedOnly == 10)  // older evidence halves
+    policy.lruOnly = 10
+    policy.fixedOnly = 14
+    policy.updateModelPreference()  // 4 < √24 ≈ 4.9: no clear leader
+    #expect(policy.climber.modelPreference == 0)
+    policy.lruOnly = 0
+    policy.fixedOnly = 30
+    policy.updateModelPreference()
+    #expect(policy.climber.modelPreference == -1)
+  }
+
   @Test("W-TinyLFU keeps frequently used values through a scan; LRU does not")
   func scanResistance() {
     let lru = MemoryCacheLevel<Int, Int>(capacity: 100, policy: .lru)
@@ -68,7 +91,7 @@ struct WindowTinyLFUTests {
   }
 
   func windowMaximum(_ cache: MemoryCacheLevel<Int, Int>) -> Int {
-    cache.table.withLock { $0.policy.windowMaximum }
+    cache.withPolicy { $0.windowMaximum }
   }
 
   @Test("on a loop larger than the cache the window stays small, as frequency wins")
@@ -141,7 +164,7 @@ struct WindowTinyLFUTests {
     let lru = MemoryCacheLevel<Int, Int>(capacity: 24, policy: .lru)
     let adaptiveRatio = replay(trace, into: adaptive)
     let lruRatio = replay(trace, into: lru)
-    #expect(adaptive.table.withLock { $0.policy.reuse.retiring })
+    #expect(adaptive.withPolicy { $0.reuse.retiring })
     #expect(adaptiveRatio > lruRatio + 0.03)  // LRU ≈ 0.27; the best possible is 1/3
   }
 
@@ -155,7 +178,7 @@ struct WindowTinyLFUTests {
     }
     let adaptive = MemoryCacheLevel<Int, Int>(capacity: 100, policy: .adaptiveTinyLFU)
     _ = replay(trace, into: adaptive)
-    #expect(!adaptive.table.withLock { $0.policy.reuse.retiring })
+    #expect(!adaptive.withPolicy { $0.reuse.retiring })
   }
 
   @Test("a retired entry moves from the window to protected; a control entry stays")
@@ -189,11 +212,38 @@ struct WindowTinyLFUTests {
         let total = cache.totalCost
         #expect(total <= capacity, "seed \(seed): total \(total) > capacity \(capacity)")
         if total > capacity { return }
-        retired = retired || cache.table.withLock { $0.policy.reuse.retiring }
+        retired = retired || cache.withPolicy { $0.reuse.retiring }
       }
       if retired { retiredRuns += 1 }
     }
     #expect(retiredRuns >= 7)  // the workload turns retiring on
+  }
+
+  @Test("a window grown by more than the transfer limit fills up over the next stores, then is LRU")
+  func largeGrowthCompletes() {
+    var policy = WindowTinyLFU(capacity: 3_000, mode: .fixedWindow, random: SplitMix64(seed: 9))
+    var free: [Int] = []
+    func store(_ key: UInt64) -> [Int] {
+      let slot = free.popLast() ?? policy.nodes.count
+      policy.insert(slot, cost: 1, hash: key &* 0x9E37_79B9_7F4A_7C15)
+      var evicted: [Int] = []
+      policy.evict(pinned: slot, into: &evicted)
+      free += evicted
+      return evicted
+    }
+    for key: UInt64 in 0..<3_000 { _ = store(key) }
+    #expect(policy.window.count == 30 && policy.probation.count == 2_970)
+    policy.resizeWindow(to: 3_000)
+    // One move is bounded: the rest of main follows at the next evictions.
+    #expect(policy.window.count == 30 + WindowTinyLFU.transferLimit)
+    #expect(policy.windowGrowthPending)
+    _ = store(3_000)
+    _ = store(3_001)
+    #expect(!policy.windowGrowthPending)
+    #expect(policy.probation.count + policy.protected.count == 0)
+    // The whole cache is now the window: the least recently used entry goes.
+    let oldest = policy.window.head
+    #expect(store(3_002) == [oldest])
   }
 
   @Test("the adaptive window never shrinks below the fixed policy's 1 % share")
@@ -253,6 +303,33 @@ struct WindowTinyLFUTests {
     policy.lruModel.requests = 3_000
     policy.compareWithModels()
     #expect(policy.climber.forcedMove == -990)
+  }
+
+  @Test("an end that did worse than the other over the long run is not jumped to")
+  func longRunVeto() {
+    // At LRU, the small-window miniature beats the cache this period...
+    func fixedLeadsThisPeriod(lruOnlyLongRun: Int, fixedOnlyLongRun: Int) -> Int {
+      var policy = runningPolicy()
+      policy.resizeWindow(to: 1_000)
+      policy.fixedModel.modelOnly = 400
+      policy.fixedModel.realOnly = 200
+      policy.fixedModel.requests = 3_000
+      policy.lruOnlyLongRun = lruOnlyLongRun
+      policy.fixedOnlyLongRun = fixedOnlyLongRun
+      policy.compareWithModels()
+      return policy.climber.forcedMove
+    }
+    // ...but over the long run LRU led it (200 > √1,800 ≈ 42): stay at LRU.
+    #expect(fixedLeadsThisPeriod(lruOnlyLongRun: 1_000, fixedOnlyLongRun: 800) == 0)
+    // A long run that is even, or favours the small window, lets it go there.
+    #expect(fixedLeadsThisPeriod(lruOnlyLongRun: 1_000, fixedOnlyLongRun: 980) == -990)
+    #expect(fixedLeadsThisPeriod(lruOnlyLongRun: 0, fixedOnlyLongRun: 0) == -990)
+    // The long-run counts fade by 1/16 each compared period.
+    var policy = runningPolicy()
+    policy.lruOnlyLongRun = 1_600
+    policy.fixedOnlyLongRun = 160
+    policy.compareWithModels()
+    #expect(policy.lruOnlyLongRun == 1_500 && policy.fixedOnlyLongRun == 150)
   }
 
   @Test("a lead that is small or not significant moves nothing, and old evidence fades")

@@ -1,0 +1,230 @@
+import Synchronization
+
+/// One shard of a ``MemoryCacheLevel``'s index: the entries whose keys' hashes
+/// select this shard, in an open-addressing table (linear probing, deletion by
+/// shifting back) searched with the hash the level computed once per operation.
+///
+/// Each entry carries what a read needs without the level's policy: the value (and
+/// the completed future that readers share), its times, and the ticket of its
+/// slot in the ``SlotTable``. The shard also counts its hits and misses. The buckets live in memory the shard owns, so that a
+/// read copies nothing it does not return. Not thread-safe by itself: every shard
+/// has its own lock.
+@usableFromInline
+struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchecked Sendable {
+  // @unchecked: the storage belongs to the shard alone, and the shard is reached
+  // only under its lock (see ``ShardSet``).
+  /// A stored key and what the level knows of its value.
+  @usableFromInline
+  struct Entry: Sendable {
+    @usableFromInline var key: Key
+    @usableFromInline var value: Value
+    /// The completed future readers share, made by the first read of `value`.
+    @usableFromInline var future: Future<Value>?
+    /// The entry's slot and that slot's generation (see ``ReadTicket``).
+    @usableFromInline var ticket: UInt64
+    /// When the value was stored, in nanoseconds since 1970.
+    @usableFromInline var storedAt: Int64
+    /// When the value expires (``TimerWheel/none``: never); reads move it when `slide` is positive.
+    @usableFromInline var deadline: Int64
+    /// How long a read extends the value's life (after-access expiry), or 0.
+    @usableFromInline var slide: Int64
+
+    @inlinable
+    init(key: Key, value: Value, ticket: UInt64, storedAt: Int64, deadline: Int64, slide: Int64) {
+      self.key = key
+      self.value = value
+      self.future = nil
+      self.ticket = ticket
+      self.storedAt = storedAt
+      self.deadline = deadline
+      self.slide = slide
+    }
+  }
+
+  /// What a read learned besides the value.
+  @usableFromInline
+  struct ReadReport: Sendable {
+    /// When the value was stored and when it expires (valid after a hit).
+    @usableFromInline var storedAt: Int64 = 0
+    @usableFromInline var deadline: Int64 = 0
+    /// The ticket of an entry found expired, and the time it was found so; 0 otherwise.
+    @usableFromInline var expiredTicket: UInt64 = 0
+    @usableFromInline var expiredAt: Int64 = 0
+    /// The ticket of the entry a hit found; 0 otherwise.
+    @usableFromInline var ticket: UInt64 = 0
+
+    @inlinable
+    init() {}
+  }
+
+  /// The hash of the key in each bucket (never 0), or 0 for an empty bucket.
+  @usableFromInline var hashes: UnsafeMutablePointer<Int>
+  /// The entry in each bucket whose hash is not 0; the others are uninitialized.
+  @usableFromInline var entries: UnsafeMutablePointer<Entry>
+  /// The number of buckets less one (the number is a power of two).
+  @usableFromInline var mask: Int
+  /// The number of entries.
+  @usableFromInline var count = 0
+  /// The hits and misses of reads of this shard.
+  @usableFromInline var hits = 0
+  @usableFromInline var misses = 0
+
+  /// Creates an empty shard.
+  @inlinable
+  init() {
+    (hashes, entries) = Self.allocate(4)
+    mask = 3
+  }
+
+  deinit {
+    for bucket in 0...mask where hashes[bucket] != 0 { (entries + bucket).deinitialize(count: 1) }
+    hashes.deallocate()
+    entries.deallocate()
+  }
+
+  /// Storage for `buckets` empty buckets.
+  @inlinable
+  static func allocate(_ buckets: Int) -> (UnsafeMutablePointer<Int>, UnsafeMutablePointer<Entry>) {
+    let hashes = UnsafeMutablePointer<Int>.allocate(capacity: buckets)
+    hashes.initialize(repeating: 0, count: buckets)
+    return (hashes, .allocate(capacity: buckets))
+  }
+
+  /// The hash as stored in a bucket: 0 is reserved for empty buckets.
+  @inlinable
+  static func stored(_ hash: Int) -> Int { hash == 0 ? 1 : hash }
+
+  /// The first bucket to probe for `storedHash`: bits above those that chose the shard.
+  @inlinable
+  func home(_ storedHash: Int) -> Int {
+    Int(bitPattern: UInt(bitPattern: storedHash) &>> 8) & mask
+  }
+
+  /// The bucket of `key`, whose hash is `hash`, or nil when the shard does not hold it.
+  @inlinable
+  func find(_ key: Key, hash: Int) -> Int? {
+    find(hash: hash) { $0.key == key }
+  }
+
+  /// The bucket of the entry with `ticket`, whose key's hash is `hash`, or nil.
+  @inlinable
+  func find(ticket: UInt64, hash: Int) -> Int? {
+    find(hash: hash) { $0.ticket == ticket }
+  }
+
+  /// The first bucket, probing from the home of `hash`, whose entry has that hash
+  /// and `matches`; nil when an empty bucket comes first.
+  @inlinable
+  func find(hash: Int, where matches: (borrowing Entry) -> Bool) -> Int? {
+    let target = Self.stored(hash)
+    var bucket = home(target)
+    while true {
+      let found = hashes[bucket]
+      if found == 0 { return nil }
+      if found == target, matches(entries[bucket]) { return bucket }
+      bucket = (bucket &+ 1) & mask
+    }
+  }
+
+  /// Reads `key` (whose hash is `hash`) at the clock's time, or at `latest` if that
+  /// is later (`latest` is read only for an entry that expires): answers with
+  /// the future readers share (made on the first read), slides an after-access
+  /// deadline and counts the hit or miss. An expired entry reads as a miss,
+  /// reported in `report`.
+  @inlinable
+  mutating func read(
+    _ key: Key, hash: Int, clock: ClockSource, latest: UnsafePointer<Atomic<Int64>>,
+    report: inout ReadReport
+  ) -> Future<Value>? {
+    guard let bucket = find(key, hash: hash) else {
+      misses &+= 1
+      return nil
+    }
+    let entry = entries + bucket
+    if entry.pointee.deadline != TimerWheel.none {
+      let now = Swift.max(clock.nanoseconds(), latest.pointee.load(ordering: .relaxed))
+      guard now < entry.pointee.deadline else {
+        misses &+= 1
+        report.expiredTicket = entry.pointee.ticket
+        report.expiredAt = now
+        return nil
+      }
+      if entry.pointee.slide > 0 {
+        entry.pointee.deadline =
+          CacheInstant(nanoseconds: now)
+          .adding(nanoseconds: entry.pointee.slide).nanoseconds
+      }
+    }
+    hits &+= 1
+    report.ticket = entry.pointee.ticket
+    report.storedAt = entry.pointee.storedAt
+    report.deadline = entry.pointee.deadline
+    if let shared = entry.pointee.future { return shared }
+    let future = Future(entry.pointee.value)
+    entry.pointee.future = future
+    return future
+  }
+
+  /// Adds `entry`, whose key the shard does not hold and whose hash is `hash`.
+  @inlinable
+  mutating func insert(_ entry: consuming Entry, hash: Int) {
+    if (count &+ 1) &* 4 > (mask &+ 1) &* 3 { grow() }
+    let target = Self.stored(hash)
+    var bucket = home(target)
+    while hashes[bucket] != 0 { bucket = (bucket &+ 1) & mask }
+    hashes[bucket] = target
+    (entries + bucket).initialize(to: entry)
+    count &+= 1
+  }
+
+  /// Removes the entry in `bucket` and returns it.
+  @inlinable
+  @discardableResult
+  mutating func remove(at bucket: Int) -> Entry {
+    let removed = (entries + bucket).move()
+    hashes[bucket] = 0
+    count &-= 1
+    // Shift back the entries after the hole that could no longer be found from their home.
+    var hole = bucket
+    var next = (bucket &+ 1) & mask
+    while hashes[next] != 0 {
+      let home = home(hashes[next])
+      let reachable = hole <= next ? (home > hole && home <= next) : (home > hole || home <= next)
+      if !reachable {
+        hashes[hole] = hashes[next]
+        (entries + hole).moveInitialize(from: entries + next, count: 1)
+        hashes[next] = 0
+        hole = next
+      }
+      next = (next &+ 1) & mask
+    }
+    return removed
+  }
+
+  /// Doubles the number of buckets.
+  @inlinable
+  mutating func grow() {
+    let (oldHashes, oldEntries) = (hashes, entries)
+    let oldCount = mask &+ 1
+    (hashes, entries) = Self.allocate(oldCount &* 2)
+    mask = oldCount &* 2 &- 1
+    for bucket in 0..<oldCount where oldHashes[bucket] != 0 {
+      var target = home(oldHashes[bucket])
+      while hashes[target] != 0 { target = (target &+ 1) & mask }
+      hashes[target] = oldHashes[bucket]
+      (entries + target).moveInitialize(from: oldEntries + bucket, count: 1)
+    }
+    oldHashes.deallocate()
+    oldEntries.deallocate()
+  }
+
+  /// Removes every entry.
+  @inlinable
+  mutating func removeAll() {
+    for bucket in 0...mask where hashes[bucket] != 0 {
+      (entries + bucket).deinitialize(count: 1)
+      hashes[bucket] = 0
+    }
+    count = 0
+  }
+}

@@ -1,0 +1,269 @@
+/// The side of a ``MemoryCacheLevel`` that decides, guarded by the level's policy
+/// lock: a slot for every entry, the eviction policy that orders the slots, the
+/// timer wheel of their deadlines, and the events for the observers. The entries
+/// themselves live in the level's ``ShardSet``; every change to them is made here,
+/// under this lock and then the shard's, so the two always agree.
+///
+/// Free slots are reused, so steady-state operation allocates nothing. A slot's
+/// generation changes when it is freed, so a read recorded for an entry that has
+/// since left (see ``ReadTicket``) is recognised and ignored.
+@usableFromInline
+struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
+  @usableFromInline typealias Shards = ShardSet<Key, Value>
+
+  @usableFromInline var policy: WindowTinyLFU
+  /// The generation of each slot.
+  @usableFromInline var generations: ContiguousArray<UInt32> = []
+  /// The hash of the key in each used slot, which finds the entry's shard.
+  @usableFromInline var hashes: ContiguousArray<Int> = []
+  /// Slots that hold nothing and can be reused.
+  @usableFromInline var freeSlots: [Int] = []
+  /// Scratch space for the slots evicted or expired by one operation (kept to avoid allocating).
+  @usableFromInline var evicted: [Int] = []
+  /// The deadlines of the slots that expire.
+  @usableFromInline var wheel = TimerWheel(time: .min)
+  /// The latest time seen: the level never lets time go backwards.
+  @usableFromInline var latest: Int64 = .min
+  /// Counts evictions, when the level records statistics.
+  @usableFromInline let recorder: StatisticsRecorder?
+  /// The level's observers.
+  @usableFromInline let hub: EventHub<Key>
+  /// Events of the operation under way, handed to the hub before the lock is given up.
+  @usableFromInline var pendingEvents: [CacheEvent<Key>] = []
+
+  /// Creates an empty table ordered by `policy`.
+  @inlinable
+  init(policy: WindowTinyLFU, recorder: StatisticsRecorder?, hub: EventHub<Key>) {
+    self.policy = policy
+    self.recorder = recorder
+    self.hub = hub
+  }
+
+  // MARK: Events and time
+
+  /// Records `event` for the observers, if there are any.
+  @inlinable
+  mutating func note(_ event: @autoclosure () -> CacheEvent<Key>) {
+    if hub.isObserved { pendingEvents.append(event()) }
+  }
+
+  /// Hands the recorded events to the observers (called before the lock is given up).
+  @inlinable
+  mutating func flushEvents() {
+    guard !pendingEvents.isEmpty else { return }
+    hub.emit(pendingEvents)
+    pendingEvents = []
+  }
+
+  /// `now`, or the latest time seen if that is later.
+  @inlinable
+  mutating func observe(_ now: Int64) -> Int64 {
+    if now > latest { latest = now }
+    return latest
+  }
+
+  // MARK: Reads
+
+  /// Tells the policy about the reads recorded in `reads` (only those of the
+  /// stripe of thread number `thread`, when given), in order.
+  @inlinable
+  mutating func drain(_ reads: borrowing ReadBuffer, thread: Int? = nil) {
+    reads.drain(thread: thread) { note in
+      switch note {
+      case .hit(let ticket):
+        let slot = ReadTicket.slot(ticket)
+        if slot < generations.count, generations[slot] == ReadTicket.generation(ticket) {
+          policy.recordHit(slot)
+        }
+      case .miss(let hash):
+        recordMiss(hash: hash)
+      }
+    }
+  }
+
+  /// Tells the policy about a miss of a key whose hash is `hash`.
+  @inlinable
+  mutating func recordMiss(hash: UInt64) {
+    if policy.samplesMisses {
+      policy.recordMiss(hash: hash)
+    } else {
+      policy.recordMiss()
+    }
+  }
+
+  // MARK: Writes
+
+  /// The ticket of the entry in `slot`.
+  @inlinable
+  func ticket(of slot: Int) -> UInt64 {
+    ReadTicket.make(slot: slot, generation: generations[slot])
+  }
+
+  /// Stores `value` under `key` (whose hash is `hash`) with cost `cost` (at least 1,
+  /// at most the capacity) at time `now`, to expire at `deadline`
+  /// (``TimerWheel/none``: never) and, when `slide` is positive, `slide`
+  /// nanoseconds after each read; first removes the expired entries, then evicts
+  /// other entries until the total cost fits.
+  @inlinable
+  mutating func store(
+    _ value: Value, cost: Int, hash: Int, for key: Key,
+    now: Int64, deadline: Int64, slide: Int64, in shards: borrowing Shards
+  ) {
+    removeExpired(now: now, in: shards)
+    var isNew = false
+    let slot = shards.withShard(hash: hash) { shard -> Int in
+      if let bucket = shard.find(key, hash: hash) {
+        shard.entries[bucket].value = value
+        shard.entries[bucket].future = nil
+        shard.entries[bucket].storedAt = now
+        shard.entries[bucket].deadline = deadline
+        shard.entries[bucket].slide = slide
+        return ReadTicket.slot(shard.entries[bucket].ticket)
+      }
+      isNew = true
+      let slot = claimSlot(hash: hash)
+      shard.insert(
+        .init(
+          key: key, value: value, ticket: ticket(of: slot), storedAt: now,
+          deadline: deadline, slide: slide),
+        hash: hash)
+      return slot
+    }
+    if isNew {
+      policy.insert(slot, cost: cost, hash: UInt64(bitPattern: Int64(hash)))
+    } else {
+      policy.update(slot, cost: cost)
+    }
+    wheel.schedule(slot, at: deadline)
+    note(.set(key))
+    policy.evict(pinned: slot, into: &evicted)
+    while let evictee = evicted.popLast() {
+      recorder?.recordEviction(cost: policy.nodes[evictee].cost)
+      let key = removeEntry(in: evictee, from: shards)
+      if let key { note(.evicted(key)) }
+    }
+  }
+
+  /// A free slot for a key whose hash is `hash`.
+  @inlinable
+  mutating func claimSlot(hash: Int) -> Int {
+    let slot: Int
+    if let free = freeSlots.popLast() {
+      slot = free
+    } else {
+      slot = generations.count
+      generations.append(0)
+      hashes.append(0)
+    }
+    hashes[slot] = hash
+    return slot
+  }
+
+  /// Removes the entry in `slot` from its shard and frees the slot (the policy
+  /// must no longer hold it); returns the entry's key.
+  @inlinable
+  mutating func removeEntry(in slot: Int, from shards: borrowing Shards) -> Key? {
+    let hash = hashes[slot]
+    let ticket = ticket(of: slot)
+    let key = shards.withShard(hash: hash) { shard -> Key? in
+      guard let bucket = shard.find(ticket: ticket, hash: hash) else { return nil }
+      return shard.remove(at: bucket).key
+    }
+    release(slot)
+    return key
+  }
+
+  /// Frees a slot whose entry has left.
+  @inlinable
+  mutating func release(_ slot: Int) {
+    wheel.unschedule(slot)
+    generations[slot] &+= 1
+    freeSlots.append(slot)
+  }
+
+  /// Removes the entries whose deadline is at or before `now`: all of them when
+  /// `exact`, otherwise those due before the wheel's current tick (cheaper).
+  /// An entry whose reads moved its deadline is scheduled again instead.
+  @inlinable
+  mutating func removeExpired(now: Int64, exact: Bool = false, in shards: borrowing Shards) {
+    wheel.advance(to: now, exact: exact, expired: &evicted)
+    while let slot = evicted.popLast() {
+      expire(slot, now: now, in: shards)
+    }
+  }
+
+  /// Removes the entry in `slot` if its deadline is at or before `now`; schedules
+  /// it again at its deadline otherwise.
+  @inlinable
+  mutating func expire(_ slot: Int, now: Int64, in shards: borrowing Shards) {
+    let hash = hashes[slot]
+    let ticket = ticket(of: slot)
+    var later = TimerWheel.none
+    let key = shards.withShard(hash: hash) { shard -> Key? in
+      guard let bucket = shard.find(ticket: ticket, hash: hash) else { return nil }
+      let deadline = shard.entries[bucket].deadline
+      guard deadline <= now else {
+        later = deadline
+        return nil
+      }
+      return shard.remove(at: bucket).key
+    }
+    if later != TimerWheel.none {
+      wheel.schedule(slot, at: later)
+      return
+    }
+    if let key { note(.expired(key)) }
+    policy.remove(slot)
+    release(slot)
+  }
+
+  /// Removes the entry a reader found expired at `now` (unless it has been
+  /// replaced since), and the other entries due by then.
+  @inlinable
+  mutating func expire(ticket: UInt64, now: Int64, in shards: borrowing Shards) {
+    let slot = ReadTicket.slot(ticket)
+    if generations[slot] == ReadTicket.generation(ticket) {
+      expire(slot, now: now, in: shards)
+    }
+    removeExpired(now: now, in: shards)
+  }
+
+  /// Removes the entry stored under `key` (whose hash is `hash`), if any.
+  @inlinable
+  mutating func removeValue(for key: Key, hash: Int, in shards: borrowing Shards) {
+    let removed = shards.withShard(hash: hash) { shard -> UInt64? in
+      guard let bucket = shard.find(key, hash: hash) else { return nil }
+      return shard.remove(at: bucket).ticket
+    }
+    guard let removed else { return }
+    note(.removed(key))
+    let slot = ReadTicket.slot(removed)
+    policy.remove(slot)
+    release(slot)
+  }
+
+  /// Empties the table and every shard.
+  @inlinable
+  mutating func removeAll(from shards: borrowing Shards) {
+    for index in 0..<shards.count {
+      shards.withShard(at: index) { $0.removeAll() }
+    }
+    policy.removeAll()
+    wheel.removeAll()
+    freeSlots.removeAll(keepingCapacity: true)
+    for slot in generations.indices.reversed() {
+      generations[slot] &+= 1
+      freeSlots.append(slot)
+    }
+  }
+
+  /// The sum of the costs of the stored values.
+  @inlinable
+  var totalCost: Int { policy.totalCost }
+
+  /// The number of stored values.
+  @inlinable
+  var count: Int { policy.count }
+}
+
+extension SlotTable: Sendable where Key: Sendable {}
