@@ -9,7 +9,7 @@ import Synchronization
 #endif
 
 /// The numbers of threads that have ended, for new threads to reuse.
-private let freeNumbers = Mutex<[Int]>([])
+private let freeNumbers = Lock<[Int]>([])
 
 /// The key under which each thread keeps its stripe number (plus one); a thread's
 /// number is handed back when it ends.
