@@ -77,22 +77,24 @@ struct ReadBufferTests {
     // Threads 0 and 1 have stripes of their own; 2 and 3 share one, so their
     // reservations collide.
     let shared = Shared(ReadBuffer(exclusive: 2, shared: 1))
-    let drained = Mutex<[UInt64]>([])
-    let stop = Atomic<Bool>(false)
-    let drainer = Task.detached {
-      while !stop.load(ordering: .acquiring) {
-        var batch: [UInt64] = []
-        shared.buffer.drain { if case .hit(let note) = $0 { batch.append(note) } }
-        drained.withLock { $0.append(contentsOf: batch) }
+    let drained = Lock<[UInt64]>([])
+    let finished = Atomic<Int>(0)
+    // Threads 0–3 write; thread 4 drains until they have finished (on a thread of
+    // its own: a drain loop must not hold one of the few cooperative threads).
+    await onThreads(5) { thread in
+      guard thread < 4 else {
+        while finished.load(ordering: .acquiring) < 4 {
+          var batch: [UInt64] = []
+          shared.buffer.drain { if case .hit(let note) = $0 { batch.append(note) } }
+          drained.withLock { $0.append(contentsOf: batch) }
+        }
+        return
       }
-    }
-    await onThreads(4) { thread in
       for sequence in 1...20_000 {
         _ = shared.buffer.recordHit(UInt64(thread) << 32 | UInt64(sequence), thread: thread)
       }
+      finished.add(1, ordering: .releasing)
     }
-    stop.store(true, ordering: .releasing)
-    await drainer.value
     var notes = drained.withLock { $0 }
     shared.buffer.drain { if case .hit(let note) = $0 { notes.append(note) } }
     #expect(Set(notes).count == notes.count)
