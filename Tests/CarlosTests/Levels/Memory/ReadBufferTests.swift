@@ -90,7 +90,7 @@ struct ReadBufferTests {
         }
         return
       }
-      for sequence in 1...20_000 {
+      for sequence in 1...10_000 {
         _ = shared.buffer.recordHit(UInt64(thread) << 32 | UInt64(sequence), thread: thread)
       }
       finished.add(1, ordering: .releasing)
@@ -103,7 +103,7 @@ struct ReadBufferTests {
     for note in notes {
       let thread = Int(note >> 32)
       let sequence = note & 0xFFFF_FFFF
-      #expect(thread < 4 && (1...20_000).contains(sequence))
+      #expect(thread < 4 && (1...10_000).contains(sequence))
       guard thread < 4 else { continue }
       if sequence <= last[thread] { reordered += 1 }
       last[thread] = sequence
