@@ -7,7 +7,8 @@ import Testing
 struct NetworkFetcherTests {
   /// Waits for `future` and returns its result, failing the test (with `.cancelled`)
   /// when it does not complete within `seconds`.
-  private func outcome<T: Sendable>(of future: Future<T>, within seconds: TimeInterval = 60) async
+  private func outcome<T: Sendable>(of future: Future<T>, within seconds: TimeInterval = patience)
+    async
     -> FutureResult<T>
   {
     let deadline = Date().addingTimeInterval(seconds)
