@@ -3,9 +3,10 @@
 against cache size for LRU, W-TinyLFU (1 % window), adaptive W-TinyLFU and OPT.
 
     Benchmarks/hit-ratio-table.sh --synthetic /tmp/syn ../shared/traces > /tmp/table.md
-    python3 Benchmarks/Scripts/hit-ratio-chart.py /tmp/table.md Benchmarks/HitRatio/hit-ratios.svg
+    python3 Benchmarks/Scripts/hit-ratio-chart.py /tmp/table.md Benchmarks/hit-ratios.svg
 
 Reads the Markdown that hit-ratio-table.sh prints (seed 0); needs nothing but Python.
+The picture stays outside the package's target folders (SwiftPM refuses unknown files there).
 """
 
 import sys
