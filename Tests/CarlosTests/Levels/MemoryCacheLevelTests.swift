@@ -274,6 +274,22 @@ struct MemoryCacheLevelConcurrencyTests {
     #expect(found == level.count)
   }
 
+  @Test("a slot's generation wraps within the 31 bits a read ticket carries, so reads still count")
+  func generationWraps() {
+    let level = MemoryCacheLevel<String, Int>(capacity: 2, policy: .lru)
+    level.set(1, forKey: "a")  // slot 0
+    level.remove("a")
+    level.write(drainingAll: true) { $0.generations[0] = 0x7FFF_FFFF }
+    level.set(1, forKey: "a")  // slot 0, generation 2³¹ − 1
+    level.remove("a")  // the generation wraps to 0
+    level.set(1, forKey: "a")  // slot 0, generation 0
+    level.set(2, forKey: "b")
+    _ = level.get("a")  // a is now the most recently used
+    level.set(3, forKey: "c")
+    #expect(level.get("a").result?.value == 1)
+    #expect(level.get("b").result?.value == nil)
+  }
+
   @Test("statistics count every read of every thread exactly")
   func exactStatistics() async {
     let level = MemoryCacheLevel<Int, Int>(capacity: 1_000)

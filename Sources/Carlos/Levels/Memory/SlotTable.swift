@@ -12,7 +12,7 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
   @usableFromInline typealias Shards = ShardSet<Key, Value>
 
   @usableFromInline var policy: WindowTinyLFU
-  /// The generation of each slot.
+  /// The generation of each slot (31 bits, as a ``ReadTicket`` carries it).
   @usableFromInline var generations: ContiguousArray<UInt32> = []
   /// The hash of the key in each used slot, which finds the entry's shard.
   @usableFromInline var hashes: ContiguousArray<Int> = []
@@ -177,7 +177,7 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
   @inlinable
   mutating func release(_ slot: Int) {
     wheel.unschedule(slot)
-    generations[slot] &+= 1
+    generations[slot] = (generations[slot] &+ 1) & 0x7FFF_FFFF
     freeSlots.append(slot)
   }
 
@@ -252,7 +252,7 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
     wheel.removeAll()
     freeSlots.removeAll(keepingCapacity: true)
     for slot in generations.indices.reversed() {
-      generations[slot] &+= 1
+      generations[slot] = (generations[slot] &+ 1) & 0x7FFF_FFFF
       freeSlots.append(slot)
     }
   }
