@@ -39,7 +39,7 @@ struct CacheProviderTests {
     defer { server.stop() }
     let folder = makeFolder()
     defer { removeFolder(folder) }
-    let cache = CacheProvider.dataCache(folder: folder, fetcher: NetworkFetcher(timeout: 60))
+    let cache = CacheProvider.dataCache(folder: folder, fetcher: NetworkFetcher(timeout: patience))
     let url = server.url("/data")
 
     let first = try await cache.get(url).value
@@ -60,12 +60,12 @@ struct CacheProviderTests {
     defer { removeFolder(folder) }
     let url = server.url("/persistent")
     do {
-      let cache = CacheProvider.dataCache(folder: folder, fetcher: NetworkFetcher(timeout: 60))
+      let cache = CacheProvider.dataCache(folder: folder, fetcher: NetworkFetcher(timeout: patience))
       _ = try await cache.get(url).value
     }
     server.stop()
 
-    let restarted = CacheProvider.dataCache(folder: folder, fetcher: NetworkFetcher(timeout: 60))
+    let restarted = CacheProvider.dataCache(folder: folder, fetcher: NetworkFetcher(timeout: patience))
     let value = await eventually(restarted, url)
 
     #expect(value.map { String(decoding: $0, as: UTF8.self) } == "kept on disk")
@@ -78,7 +78,7 @@ struct CacheProviderTests {
     defer { server.stop() }
     let folder = makeFolder()
     defer { removeFolder(folder) }
-    let cache = CacheProvider.dataCache(folder: folder, fetcher: NetworkFetcher(timeout: 60))
+    let cache = CacheProvider.dataCache(folder: folder, fetcher: NetworkFetcher(timeout: patience))
     let url = server.url("/popular")
 
     let all = await issueConcurrently(threads: 4, perThread: 25) { _, _ in cache.get(url) }
@@ -96,7 +96,7 @@ struct CacheProviderTests {
     defer { server.stop() }
     let folder = makeFolder()
     defer { removeFolder(folder) }
-    let cache = CacheProvider.dataCache(folder: folder, fetcher: NetworkFetcher(timeout: 60))
+    let cache = CacheProvider.dataCache(folder: folder, fetcher: NetworkFetcher(timeout: patience))
     let url = server.url("/missing")
 
     let first = await Result { try await cache.get(url).value }
@@ -114,7 +114,7 @@ struct CacheProviderTests {
     let folder = makeFolder()
     defer { removeFolder(folder) }
     let cache = CacheProvider.JSONCache(
-      of: Repository.self, folder: folder, fetcher: NetworkFetcher(timeout: 60))
+      of: Repository.self, folder: folder, fetcher: NetworkFetcher(timeout: patience))
     let url = server.url("/repo.json")
 
     let first = try await cache.get(url).value
@@ -131,7 +131,7 @@ struct CacheProviderTests {
     defer { server.stop() }
     let folder = makeFolder()
     defer { removeFolder(folder) }
-    let cache = CacheProvider.JSONCache(folder: folder, fetcher: NetworkFetcher(timeout: 60))
+    let cache = CacheProvider.JSONCache(folder: folder, fetcher: NetworkFetcher(timeout: patience))
 
     let value = try await cache.get(server.url("/levels.json")).value
 
@@ -144,7 +144,7 @@ struct CacheProviderTests {
     defer { server.stop() }
     let folder = makeFolder()
     defer { removeFolder(folder) }
-    let cache = CacheProvider.JSONCache(folder: folder, fetcher: NetworkFetcher(timeout: 60))
+    let cache = CacheProvider.JSONCache(folder: folder, fetcher: NetworkFetcher(timeout: patience))
     let url = server.url("/page")
 
     let first = await Result { try await cache.get(url).value }

@@ -13,7 +13,7 @@ struct CapRequestsTests {
       capped.get(thread * 10_000 + index)
     }
     #expect(futures.count == 10_000)
-    let allCompleted = await waitUntilCompleted(futures, timeout: 60)
+    let allCompleted = await waitUntilCompleted(futures, timeout: patience)
     #expect(allCompleted)
     let failures = futures.filter { $0.result?.value == nil }.count
     #expect(failures == 0)

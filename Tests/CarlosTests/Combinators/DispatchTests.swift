@@ -47,8 +47,8 @@ struct DispatchTests {
     while spy.seen.withLock({ $0.count }) < 4, ContinuousClock.now < deadline {
       try? await Task.sleep(for: .milliseconds(1))
     }
-    #expect(await waitUntilCompleted([get], timeout: 10))
-    #expect(await waitUntilCompleted([set], timeout: 10))
+    #expect(await waitUntilCompleted([get]))
+    #expect(await waitUntilCompleted([set]))
     #expect(get.result?.value == 3)
     #expect(set.result?.value != nil)
     #expect(spy.seen.withLock { $0 } == ["get": true, "set": true, "clear": true, "memory": true])
@@ -59,7 +59,7 @@ struct DispatchTests {
     let queue = DispatchQueue(label: "DispatchTests.failures")
     let cache = SpyLevel<String, Int>().dispatch(queue)
     let get = cache.get("missing")
-    #expect(await waitUntilCompleted([get], timeout: 10))
+    #expect(await waitUntilCompleted([get]))
     #expect(get.result?.error as? FetchError == .valueNotInCache)
   }
 

@@ -133,7 +133,9 @@ final class ProbeLevel<Key: Hashable & Sendable>: CacheLevel {
 
 /// Waits, without blocking a thread of the shared pool, until every future has
 /// completed or `timeout` seconds have passed; returns whether all completed.
-func waitUntilCompleted<T: Sendable>(_ futures: [Future<T>], timeout: Double = 20) async -> Bool {
+func waitUntilCompleted<T: Sendable>(_ futures: [Future<T>], timeout: Double = patience) async
+  -> Bool
+{
   await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
     let pending = Lock<CheckedContinuation<Bool, Never>?>(continuation)
     let resume: @Sendable (Bool) -> Void = { completed in

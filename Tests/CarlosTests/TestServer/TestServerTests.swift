@@ -73,7 +73,7 @@ struct TestServerTests {
   func stopInterruptsADelayedResponse() async throws {
     let server = try TestServer { _ in TestServerResponse(body: Data("late".utf8), delay: 120) }
     let request = Task { try await fetch(server.url("/slow")) }
-    #expect(await server.waitForRequests("/slow", timeout: 60))
+    #expect(await server.waitForRequests("/slow", timeout: patience))
 
     server.stop()
 

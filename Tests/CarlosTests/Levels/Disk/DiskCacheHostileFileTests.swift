@@ -28,7 +28,7 @@ struct DiskCacheHostileFileTests {
     // Before the fix, `get` blocked for ever in open(2): run it on a thread of its
     // own, and if it has not answered after a long while, open the write end so it ends.
     let result = await onOwnThread(
-      within: 30,
+      within: patience,
       unblock: {
         let writer = open(fifoPath, O_WRONLY | O_NONBLOCK)
         if writer >= 0 { close(writer) }

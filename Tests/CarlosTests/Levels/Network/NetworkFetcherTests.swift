@@ -30,7 +30,7 @@ struct NetworkFetcherTests {
   func okReturnsBody() async throws {
     let server = try TestServer { _ in .ok("hello carlos") }
     defer { server.stop() }
-    let fetcher = NetworkFetcher(timeout: 60)
+    let fetcher = NetworkFetcher(timeout: patience)
 
     let data = try await fetcher.get(server.url("/hello")).value
 
@@ -43,7 +43,7 @@ struct NetworkFetcherTests {
     let server = try TestServer { _ in TestServerResponse(status: 204) }
     defer { server.stop() }
 
-    let data = try await NetworkFetcher(timeout: 60).get(server.url("/empty")).value
+    let data = try await NetworkFetcher(timeout: patience).get(server.url("/empty")).value
 
     #expect(data.isEmpty)
   }
@@ -54,7 +54,7 @@ struct NetworkFetcherTests {
     let server = try TestServer { _ in TestServerResponse(body: body, chunkSize: 1_000) }
     defer { server.stop() }
 
-    let data = try await NetworkFetcher(timeout: 60).get(server.url("/chunked")).value
+    let data = try await NetworkFetcher(timeout: patience).get(server.url("/chunked")).value
 
     #expect(data == body)
   }
@@ -64,7 +64,7 @@ struct NetworkFetcherTests {
     let server = try TestServer { _ in .status(status) }
     defer { server.stop() }
 
-    let result = await outcome(of: NetworkFetcher(timeout: 60).get(server.url("/missing")))
+    let result = await outcome(of: NetworkFetcher(timeout: patience).get(server.url("/missing")))
 
     #expect(networkError(result) == .statusCode(status))
     #expect(server.requestCount("/missing") == 1)
@@ -74,14 +74,14 @@ struct NetworkFetcherTests {
   func cancelClosesConnection() async throws {
     let server = try TestServer { _ in TestServerResponse(body: Data("late".utf8), delay: 120) }
     defer { server.stop() }
-    let fetcher = NetworkFetcher(timeout: 60)
+    let fetcher = NetworkFetcher(timeout: patience)
 
     let future = fetcher.get(server.url("/slow"))
-    #expect(await server.waitForRequests("/slow", timeout: 60))
+    #expect(await server.waitForRequests("/slow", timeout: patience))
     future.cancel()
 
     #expect(future.result?.isCancelled == true)
-    #expect(await server.waitForClientDisconnect("/slow", timeout: 60))
+    #expect(await server.waitForClientDisconnect("/slow", timeout: patience))
   }
 
   @Test("cancelling while the body streams in closes the connection")
@@ -92,13 +92,13 @@ struct NetworkFetcherTests {
     }
     defer { server.stop() }
 
-    let future = NetworkFetcher(timeout: 60).get(server.url("/trickle"))
-    #expect(await server.waitForRequests("/trickle", timeout: 60))
+    let future = NetworkFetcher(timeout: patience).get(server.url("/trickle"))
+    #expect(await server.waitForRequests("/trickle", timeout: patience))
     try await Task.sleep(nanoseconds: 500_000_000)
     future.cancel()
 
     #expect(future.result?.isCancelled == true)
-    #expect(await server.waitForClientDisconnect("/trickle", timeout: 60))
+    #expect(await server.waitForClientDisconnect("/trickle", timeout: patience))
   }
 
   @Test("a silent server makes the request fail with a timeout")
@@ -109,7 +109,7 @@ struct NetworkFetcherTests {
     let result = await outcome(of: NetworkFetcher(timeout: 0.5).get(server.url("/silent")))
 
     #expect(networkError(result) == .timedOut)
-    #expect(await server.waitForClientDisconnect("/silent", timeout: 60))
+    #expect(await server.waitForClientDisconnect("/silent", timeout: patience))
   }
 
   @Test("a body above the limit with a declared length fails cleanly")
@@ -119,7 +119,7 @@ struct NetworkFetcherTests {
     defer { server.stop() }
 
     let result = await outcome(
-      of: NetworkFetcher(timeout: 60, maximumResponseSize: 100_000).get(server.url("/big")))
+      of: NetworkFetcher(timeout: patience, maximumResponseSize: 100_000).get(server.url("/big")))
 
     #expect(networkError(result) == .responseTooLarge(limit: 100_000))
   }
@@ -135,10 +135,11 @@ struct NetworkFetcherTests {
     defer { server.stop() }
 
     let result = await outcome(
-      of: NetworkFetcher(timeout: 60, maximumResponseSize: 100_000).get(server.url("/endless")))
+      of: NetworkFetcher(timeout: patience, maximumResponseSize: 100_000).get(
+        server.url("/endless")))
 
     #expect(networkError(result) == .responseTooLarge(limit: 100_000))
-    #expect(await server.waitForClientDisconnect("/endless", timeout: 60))
+    #expect(await server.waitForClientDisconnect("/endless", timeout: patience))
   }
 
   @Test(
@@ -161,7 +162,7 @@ struct NetworkFetcherTests {
     #expect(networkError(result) == .responseTooLarge(limit: limit))
     // How much arrives meanwhile is up to FoundationNetworking's reader (see
     // issue 11): on loopback, tens to hundreds of MB before it takes the cancellation.
-    #expect(await server.waitForClientDisconnect("/huge", timeout: 60))
+    #expect(await server.waitForClientDisconnect("/huge", timeout: patience))
   }
 
   @Test("a server that keeps sending a little fails the request at its deadline")
@@ -171,12 +172,12 @@ struct NetworkFetcherTests {
       TestServerResponse(body: Data(repeating: 0x61, count: 1_000), chunkSize: 1, chunkDelay: 0.1)
     }
     defer { server.stop() }
-    let fetcher = NetworkFetcher(timeout: 30, deadline: 0.5)
+    let fetcher = NetworkFetcher(timeout: patience, deadline: 0.5)
 
     let result = await outcome(of: fetcher.get(server.url("/trickle")))
 
     #expect(networkError(result) == .deadlineExceeded(seconds: 0.5))
-    #expect(await server.waitForClientDisconnect("/trickle", timeout: 60))
+    #expect(await server.waitForClientDisconnect("/trickle", timeout: patience))
   }
 
   @Test("without a deadline, a request that keeps receiving is not cut short")
@@ -185,7 +186,7 @@ struct NetworkFetcherTests {
       TestServerResponse(body: Data(repeating: 0x61, count: 10), chunkSize: 1, chunkDelay: 0.05)
     }
     defer { server.stop() }
-    let fetcher = NetworkFetcher(timeout: 30)
+    let fetcher = NetworkFetcher(timeout: patience)
     #expect(fetcher.deadline == nil)
 
     let result = await outcome(of: fetcher.get(server.url("/slow")))
@@ -204,7 +205,7 @@ struct NetworkFetcherTests {
     }
     defer { server.stop() }
 
-    let result = await outcome(of: NetworkFetcher(timeout: 60).get(server.url("/redirect")))
+    let result = await outcome(of: NetworkFetcher(timeout: patience).get(server.url("/redirect")))
 
     #expect(networkError(result) == .unsupportedRedirect(try #require(URL(string: location))))
     #expect(server.requestCount("/etc/passwd") == 0)
@@ -219,7 +220,7 @@ struct NetworkFetcherTests {
     }
     defer { server.stop() }
 
-    let result = await outcome(of: NetworkFetcher(timeout: 60).get(server.url("/start")))
+    let result = await outcome(of: NetworkFetcher(timeout: patience).get(server.url("/start")))
 
     #expect(result.value == Data("arrived".utf8))
   }
@@ -228,7 +229,7 @@ struct NetworkFetcherTests {
   func refusedConnectionFails() async throws {
     let refusing = try RefusingPort()
 
-    let result = await outcome(of: NetworkFetcher(timeout: 60).get(refusing.url("/gone")))
+    let result = await outcome(of: NetworkFetcher(timeout: patience).get(refusing.url("/gone")))
 
     guard case .connectionFailed(let reason)? = networkError(result) else {
       Issue.record("expected connectionFailed, got \(result)")
@@ -252,7 +253,7 @@ struct NetworkFetcherTests {
   func concurrentRequests() async throws {
     let server = try TestServer { path in .ok("body of \(path)") }
     defer { server.stop() }
-    let fetcher = NetworkFetcher(timeout: 60)
+    let fetcher = NetworkFetcher(timeout: patience)
 
     let bodies = try await withThrowingTaskGroup(of: (Int, String).self) { group in
       for index in 0..<20 {
@@ -275,7 +276,7 @@ struct NetworkFetcherTests {
   func fetcherStoresNothing() async throws {
     let server = try TestServer { _ in .ok("fresh") }
     defer { server.stop() }
-    let fetcher = NetworkFetcher(timeout: 60)
+    let fetcher = NetworkFetcher(timeout: patience)
     let url = server.url("/fresh")
 
     try await fetcher.set(Data("stale".utf8), forKey: url).value
