@@ -24,6 +24,18 @@ struct MemoryCacheLevelExpiryTests {
     #expect(level.count == 0)
   }
 
+  @Test("an update by a value of the same cost still sweeps the values that expired")
+  func sameCostUpdateSweeps() {
+    let clock = ManualClock()
+    let level = MemoryCacheLevel<String, Int>(capacity: 100, clock: clock)
+    level.set(1, forKey: "kept")
+    level.set(2, forKey: "brief", expiry: .after(.seconds(1)))
+    clock.advance(by: .seconds(60))
+    level.set(3, forKey: "kept")  // same cost as before
+    #expect(level.count == 1)
+    #expect(value(level, "kept") == 3)
+  }
+
   @Test("after access: each read extends the life; an unread value expires")
   func afterAccess() {
     let clock = ManualClock()

@@ -194,6 +194,39 @@ struct MemoryCacheLevelTests {
     #expect(cache.get(1) !== first)
     #expect(cache.get(1).result?.value == 2)
   }
+
+  @Test(
+    "an update by a value of the same cost orders eviction as a locked update does",
+    arguments: policies)
+  func sameCostUpdatesOrderEviction(policy: EvictionPolicy) async {
+    // An observed level takes the policy's lock for every set; an unobserved one
+    // records same-cost updates in its read buffer. From one thread both must
+    // evict the same keys.
+    let results = Lock<(plain: [Bool], locked: [Bool])>(([], []))
+    await onThreads(1) { _ in
+      func replay(_ level: MemoryCacheLevel<Int, Int>) -> [Bool] {
+        var random = SplitMix64(seed: 11)
+        var hits: [Bool] = []
+        for step in 0..<20_000 {
+          let key = Int.random(in: 0..<300, using: &random)
+          let hit = level.get(key).result?.value != nil
+          hits.append(hit)
+          if !hit || step % 3 == 0 { level.set(step, forKey: key) }
+        }
+        return hits
+      }
+      let locked = MemoryCacheLevel<Int, Int>(capacity: 100, policy: policy)
+      let token = locked.observe { _ in }
+      defer { token.cancel() }
+      let plain = replay(MemoryCacheLevel(capacity: 100, policy: policy))
+      let lockedHits = replay(locked)
+      results.withLock { $0 = (plain, lockedHits) }
+    }
+    let (hits, lockedHits) = results.withLock { $0 }
+    #expect(hits.count == 20_000)
+    #expect(hits.filter { $0 }.count > 1_000)
+    #expect(hits == lockedHits)
+  }
 }
 
 /// A plain LRU cache of unit-cost keys: what `.lru` must do when used from one thread.
@@ -218,7 +251,9 @@ private struct ReferenceLRU {
 // ThreadSanitizer, they would starve the rest of the suite of processor time.
 @Suite("MemoryCacheLevel under concurrency", .serialized)
 struct MemoryCacheLevelConcurrencyTests {
-  @Test("from one thread, LRU order is exact across every shard (random trace against a reference)")
+  @Test(
+    "from one thread, LRU order is exact across every shard, updates included (random trace against a reference)"
+  )
   func exactLRUFromOneThread() async {
     let disagreements = Lock(-1)
     // On a thread of its own: long work must not hold one of the few cooperative
@@ -232,7 +267,8 @@ struct MemoryCacheLevelConcurrencyTests {
         let key = Int.random(in: 0..<160, using: &random)
         let hit = level.get(key).result?.value == key
         if hit != reference.get(key) { count += 1 }
-        if !hit {
+        // Also updates of stored keys (same cost): they skip the policy's lock.
+        if !hit || key % 4 == 0 {
           level.set(key, forKey: key)
           reference.set(key)
         }
@@ -288,6 +324,27 @@ struct MemoryCacheLevelConcurrencyTests {
     level.set(3, forKey: "c")
     #expect(level.get("a").result?.value == 1)
     #expect(level.get("b").result?.value == nil)
+  }
+
+  @Test("an update by a value of the same cost does not wait for the policy's lock")
+  func sameCostUpdateSkipsPolicyLock() async {
+    let level = MemoryCacheLevel<Int, Int>(capacity: 10)
+    level.set(1, forKey: 1)
+    let updated = Lock(false)
+    await onThreads(1) { _ in
+      let done = DispatchSemaphore(value: 0)
+      level.withPolicy { _ in  // holds the policy's lock until the update is done
+        Thread {
+          level.set(2, forKey: 1)
+          done.signal()
+        }.start()
+        let finished = done.wait(timeout: .now() + patience) == .success
+        updated.withLock { $0 = finished }
+      }
+    }
+    #expect(updated.withLock { $0 })
+    #expect(level.get(1).result?.value == 2)
+    #expect(level.totalCost == 1)
   }
 
   @Test("statistics count every read of every thread exactly")

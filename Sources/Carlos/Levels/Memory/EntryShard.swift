@@ -20,6 +20,8 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
     @usableFromInline var value: Value
     /// The completed future readers share, made by the first read of `value`.
     @usableFromInline var future: Future<Value>?
+    /// The value's cost, as the policy counts it.
+    @usableFromInline var cost: Int
     /// The entry's slot and that slot's generation (see ``ReadTicket``).
     @usableFromInline var ticket: UInt64
     /// When the value was stored, in nanoseconds since 1970.
@@ -30,10 +32,14 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
     @usableFromInline var slide: Int64
 
     @inlinable
-    init(key: Key, value: Value, ticket: UInt64, storedAt: Int64, deadline: Int64, slide: Int64) {
+    init(
+      key: Key, value: Value, cost: Int, ticket: UInt64, storedAt: Int64, deadline: Int64,
+      slide: Int64
+    ) {
       self.key = key
       self.value = value
       self.future = nil
+      self.cost = cost
       self.ticket = ticket
       self.storedAt = storedAt
       self.deadline = deadline
@@ -163,6 +169,22 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
     let future = Future(entry.pointee.value)
     entry.pointee.future = future
     return future
+  }
+
+  /// Replaces the value of `key` (whose hash is `hash`) by `value` stored at `now`,
+  /// when the shard holds the key with a value of the same `cost` that never
+  /// expires; answers with the entry's ticket, or 0 when it changed nothing. The
+  /// policy's view of the entry stays right: the cost did not change, and nothing
+  /// was or is scheduled to expire.
+  @inlinable
+  mutating func replace(_ key: Key, hash: Int, with value: Value, cost: Int, now: Int64) -> UInt64 {
+    guard let bucket = find(key, hash: hash) else { return 0 }
+    let entry = entries + bucket
+    guard entry.pointee.cost == cost, entry.pointee.deadline == TimerWheel.none else { return 0 }
+    entry.pointee.value = value
+    entry.pointee.future = nil
+    entry.pointee.storedAt = now
+    return entry.pointee.ticket
   }
 
   /// Adds `entry`, whose key the shard does not hold and whose hash is `hash`.

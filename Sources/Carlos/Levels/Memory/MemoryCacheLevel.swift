@@ -36,9 +36,12 @@ import Synchronization
 /// hands to the policy in batches under the policy's lock: before each of its
 /// writes, and when the buffer is half full and the lock is free. Under heavy
 /// contention a few reads are dropped, which only blurs the policy's picture of
-/// popularity. Writes take the policy's lock, so the capacity bound is exact; the
-/// policy sees the reads and writes of one thread in order, so from a single
-/// thread eviction is exactly as the policy describes.
+/// popularity. Writes take the policy's lock, so the capacity bound is exact;
+/// only a `set` that replaces a value by one of the same cost, in a level where
+/// nothing expires and nobody observes, changes just the shard and is recorded
+/// like a read (it cannot change the total cost). The policy sees the reads and
+/// writes of one thread in order, so from a single thread eviction is exactly as
+/// the policy describes.
 ///
 /// Costs count only what the values report: the level's own bookkeeping adds
 /// roughly 150–250 bytes per entry (index bucket, slot, access-order links,
@@ -69,12 +72,15 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   @usableFromInline let policyLock: CacheLineBox<Lock<SlotTable<Key, Value>>>
   /// The entries, in shards with locks of their own: what readers lock.
   @usableFromInline let shards: ShardSet<Key, Value>
-  /// The reads not yet told to the policy.
+  /// The reads (and same-cost updates) not yet told to the policy.
   @usableFromInline let reads: ReadBuffer
   /// `clock`, resolved for cheap readings.
   @usableFromInline let source: ClockSource
   /// The latest time any writer saw, so readers never see time go backwards.
   @usableFromInline let latest = CacheLineBox(Atomic<Int64>(.min))
+  /// Whether any entry has a deadline (the timer wheel is not empty), as of the
+  /// last write: while none has, an update needs no expiry sweep.
+  @usableFromInline let hasDeadlines = CacheLineBox(Atomic<Bool>(false))
   /// Whether misses are worth telling the policy (not for LRU).
   @usableFromInline let recordsMisses: Bool
   /// Counts evictions (the shards count hits and misses); nil when the level
@@ -176,10 +182,18 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
         recordsMisses
         && reads.recordMiss(hash: UInt64(bitPattern: Int64(hash)), thread: thread)
     }
-    if drains {
-      policyLock.pointer.pointee.withLockIfAvailable { table in table.drain(reads, thread: thread) }
-    }
+    if drains { drainIfFree(thread: thread) }
     return future
+  }
+
+  /// Tells the policy what thread number `thread` recorded, unless another thread
+  /// holds the policy's lock.
+  @inlinable
+  func drainIfFree(thread: Int) {
+    policyLock.pointer.pointee.withLockIfAvailable { table in
+      table.drain(reads, thread: thread, in: shards)
+      table.flushEvents()
+    }
   }
 
   /// Runs `body` under the policy's lock, after telling the policy the reads the
@@ -191,10 +205,13 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   ) -> Result {
     let thread = drainingAll ? nil : threadStripe()
     return policyLock.pointer.pointee.withLockSpinning { table -> Result in
-      table.drain(reads, thread: thread)
+      table.drain(reads, thread: thread, in: shards)
       let result = body(&table)
       if latest.pointer.pointee.load(ordering: .relaxed) != table.latest {
         latest.pointer.pointee.store(table.latest, ordering: .relaxed)
+      }
+      if hasDeadlines.pointer.pointee.load(ordering: .relaxed) != (table.wheel.count != 0) {
+        hasDeadlines.pointer.pointee.store((table.wheel.count != 0), ordering: .relaxed)
       }
       table.flushEvents()
       return result
@@ -236,6 +253,11 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
       return Future(MemoryCacheLevelError.valueTooLarge(cost: cost, capacity: capacity))
     }
     let clockNow = source.nanoseconds()
+    if slide == 0, case .never = expiry,
+      replace(key, hash: hash, with: value, cost: cost, at: clockNow)
+    {
+      return storedFuture
+    }
     write { table in
       let now = table.observe(clockNow)
       let deadline =
@@ -250,6 +272,30 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
       }
     }
     return storedFuture
+  }
+
+  /// Replaces the value of a stored key by one of the same cost in the key's shard
+  /// alone, and records the update in the read buffer instead of taking the
+  /// policy's lock, when nothing else is needed: no entry of the level expires
+  /// (so there is nothing to sweep), nobody observes the level (so there is no
+  /// event to order), and the old value never expires either. Returns whether it did.
+  @inlinable
+  func replace(_ key: Key, hash: Int, with value: Value, cost: Int, at clockNow: Int64) -> Bool {
+    guard !hasDeadlines.pointer.pointee.load(ordering: .relaxed), !hub.isObserved else {
+      return false
+    }
+    let now = Swift.max(clockNow, latest.pointer.pointee.load(ordering: .relaxed))
+    let ticket = shards.withShard(hash: hash) { shard in
+      shard.replace(key, hash: hash, with: value, cost: cost, now: now)
+    }
+    guard ticket != 0 else { return false }
+    let thread = threadStripe()
+    guard let drains = reads.recordUpdate(ticket, thread: thread) else {
+      write { table in table.update(ticket: ticket, in: shards) }
+      return true
+    }
+    if drains { drainIfFree(thread: thread) }
+    return true
   }
 
   /// Removes every expired value now; answers with an already completed future.

@@ -15,8 +15,10 @@ import Synchronization
 /// loses a note, and the policy sees its reads and writes in order; the reads of
 /// other threads reach the policy at their own next drain.
 ///
-/// A note is a ``ReadTicket`` (a hit) or, for a miss, two cells that carry the
-/// key's whole hash.
+/// A note is a ``ReadTicket`` (a hit, or with ``ReadTicket/updateFlag`` an update
+/// of a value by one of the same cost, which a writer records here instead of
+/// taking the policy's lock) or, for a miss, two cells that carry the key's whole
+/// hash.
 @usableFromInline
 struct ReadBuffer: ~Copyable, @unchecked Sendable {
   // @unchecked: every cell is an atomic; `base` is written only by `init` and `deinit`.
@@ -26,6 +28,8 @@ struct ReadBuffer: ~Copyable, @unchecked Sendable {
   enum Note {
     /// A hit of the entry with this ticket.
     case hit(UInt64)
+    /// A new value, of the same cost, for the entry with this ticket.
+    case update(UInt64)
     /// A miss of a key with this hash.
     case miss(UInt64)
   }
@@ -118,6 +122,19 @@ struct ReadBuffer: ~Copyable, @unchecked Sendable {
     return crossesThreshold(start, 1, in: stripe)
   }
 
+  /// Records an update of the entry with `ticket` (a new value of the same cost)
+  /// in the stripe of thread number `thread`; returns whether the stripe should be
+  /// drained now, like ``recordHit(_:thread:)``, or nil when the note could not be
+  /// written (the ring is full): the caller must then tell the policy itself.
+  @inlinable
+  func recordUpdate(_ ticket: UInt64, thread: Int) -> Bool? {
+    let (stripe, isExclusive) = stripe(of: thread)
+    guard let start = reserve(1, in: stripe, isExclusive: isExclusive) else { return nil }
+    cell(stripe, start).pointee.store(ticket | ReadTicket.updateFlag, ordering: .releasing)
+    if isExclusive { tail(stripe).pointee.store(start &+ 1, ordering: .releasing) }
+    return crossesThreshold(start, 1, in: stripe)
+  }
+
   /// Records a miss of a key with `hash` in the stripe of thread number `thread`;
   /// returns whether the stripe should be drained now, like ``recordHit(_:thread:)``.
   @inlinable
@@ -199,7 +216,9 @@ struct ReadBuffer: ~Copyable, @unchecked Sendable {
       let first = cell(stripe, next).pointee.exchange(0, ordering: .acquiring)
       if first == 0 { break }  // reserved, not yet written
       if first & Self.missFlag == 0 {
-        apply(.hit(first))
+        apply(
+          first & ReadTicket.updateFlag == 0
+            ? .hit(first) : .update(first & ~ReadTicket.updateFlag))
         next &+= 1
         continue
       }

@@ -64,10 +64,12 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
 
   // MARK: Reads
 
-  /// Tells the policy about the reads recorded in `reads` (only those of the
-  /// stripe of thread number `thread`, when given), in order.
+  /// Tells the policy about the reads and updates recorded in `reads` (only those
+  /// of the stripe of thread number `thread`, when given), in order.
   @inlinable
-  mutating func drain(_ reads: borrowing ReadBuffer, thread: Int? = nil) {
+  mutating func drain(
+    _ reads: borrowing ReadBuffer, thread: Int? = nil, in shards: borrowing Shards
+  ) {
     reads.drain(thread: thread) { note in
       switch note {
       case .hit(let ticket):
@@ -75,6 +77,8 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
         if slot < generations.count, generations[slot] == ReadTicket.generation(ticket) {
           policy.recordHit(slot)
         }
+      case .update(let ticket):
+        update(ticket: ticket, in: shards)
       case .miss(let hash):
         recordMiss(hash: hash)
       }
@@ -114,6 +118,7 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
     let slot = shards.withShard(hash: hash) { shard -> Int in
       if let bucket = shard.find(key, hash: hash) {
         shard.entries[bucket].value = value
+        shard.entries[bucket].cost = cost
         shard.entries[bucket].future = nil
         shard.entries[bucket].storedAt = now
         shard.entries[bucket].deadline = deadline
@@ -124,7 +129,7 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
       let slot = claimSlot(hash: hash)
       shard.insert(
         .init(
-          key: key, value: value, ticket: ticket(of: slot), storedAt: now,
+          key: key, value: value, cost: cost, ticket: ticket(of: slot), storedAt: now,
           deadline: deadline, slide: slide),
         hash: hash)
       return slot
@@ -136,7 +141,27 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
     }
     wheel.schedule(slot, at: deadline)
     note(.set(key))
-    policy.evict(pinned: slot, into: &evicted)
+    evictOverflow(pinned: slot, in: shards)
+  }
+
+  /// Tells the policy that the entry with `ticket` (if it is still stored) got a
+  /// new value of the same cost, as ``store(_:cost:hash:for:now:deadline:slide:in:)``
+  /// does for a value that replaces another.
+  @inlinable
+  mutating func update(ticket: UInt64, in shards: borrowing Shards) {
+    let slot = ReadTicket.slot(ticket)
+    guard slot < generations.count, generations[slot] == ReadTicket.generation(ticket) else {
+      return
+    }
+    policy.update(slot, cost: policy.nodes[slot].cost)
+    evictOverflow(pinned: slot, in: shards)
+  }
+
+  /// Lets the policy evict until the total cost fits (never `pinned`), and removes
+  /// the evicted entries.
+  @inlinable
+  mutating func evictOverflow(pinned: Int, in shards: borrowing Shards) {
+    policy.evict(pinned: pinned, into: &evicted)
     while let evictee = evicted.popLast() {
       recorder?.recordEviction(cost: policy.nodes[evictee].cost)
       let key = removeEntry(in: evictee, from: shards)
@@ -152,6 +177,7 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
       slot = free
     } else {
       slot = generations.count
+      precondition(slot < 0x7FFF_FFFE, "a memory level holds fewer than 2³¹ − 2 entries")
       generations.append(0)
       hashes.append(0)
     }

@@ -17,7 +17,8 @@ struct EntryShardTests {
 
   private static func entry(_ key: Collider, ticket: UInt64 = 1) -> Shard.Entry {
     Shard.Entry(
-      key: key, value: key.id, ticket: ticket, storedAt: 0, deadline: TimerWheel.none, slide: 0)
+      key: key, value: key.id, cost: 1, ticket: ticket, storedAt: 0, deadline: TimerWheel.none,
+      slide: 0)
   }
 
   @Test("every key inserted is found by its hash, also when all hashes collide")
@@ -99,5 +100,35 @@ struct EntryShardTests {
         latest: latest.pointer,
         report: &missed) == nil)
     #expect(missed.ticket == 0 && shard.misses == 1)
+  }
+
+  @Test("a value is replaced in place only by one of the same cost, and only if it never expires")
+  func replacesSameCost() {
+    var shard = Shard()
+    let (plain, expiring) = (Collider(id: 1, hash: 0x10), Collider(id: 2, hash: 0x20))
+    shard.insert(Self.entry(plain, ticket: 7), hash: plain.hash)
+    var timed = Self.entry(expiring, ticket: 8)
+    timed.deadline = 1_000
+    shard.insert(timed, hash: expiring.hash)
+    let latest = CacheLineBox(Atomic<Int64>(.min))
+    var report = Shard.ReadReport()
+    let before = shard.read(
+      plain, hash: plain.hash, clock: .manual(ManualClock()), latest: latest.pointer,
+      report: &report)
+
+    #expect(shard.replace(plain, hash: plain.hash, with: 10, cost: 2, now: 5) == 0)
+    #expect(shard.replace(expiring, hash: expiring.hash, with: 10, cost: 1, now: 5) == 0)
+    #expect(shard.replace(Collider(id: 3, hash: 0x10), hash: 0x10, with: 10, cost: 1, now: 5) == 0)
+    #expect(shard.replace(plain, hash: plain.hash, with: 10, cost: 1, now: 5) == 7)
+
+    let bucket = shard.find(plain, hash: plain.hash)!
+    #expect(shard.entries[bucket].value == 10)
+    #expect(shard.entries[bucket].storedAt == 5)
+    let after = shard.read(
+      plain, hash: plain.hash, clock: .manual(ManualClock()), latest: latest.pointer,
+      report: &report)
+    #expect(after !== before)
+    #expect(after?.result?.value == 10)
+    #expect(shard.entries[shard.find(expiring, hash: expiring.hash)!].value == 2)
   }
 }

@@ -18,6 +18,7 @@ struct ReadBufferTests {
     buffer.drain { note in
       switch note {
       case .hit(let ticket): notes.append("hit \(ticket)")
+      case .update(let ticket): notes.append("update \(ticket)")
       case .miss(let hash): notes.append("miss \(String(hash, radix: 16))")
       }
     }
@@ -31,12 +32,24 @@ struct ReadBufferTests {
     _ = buffer.recordMiss(hash: 0xFFFF_FFFF_FFFF_FFFF, thread: 1)
     _ = buffer.recordHit(ReadTicket.make(slot: 7, generation: 3), thread: 1)
     _ = buffer.recordMiss(hash: 0, thread: 1)
+    _ = buffer.recordUpdate(ReadTicket.make(slot: 7, generation: 0x7FFF_FFFF), thread: 1)
     #expect(
       Self.drained(buffer) == [
         "hit \(ReadTicket.make(slot: 0, generation: 0))", "miss ffffffffffffffff",
         "hit \(ReadTicket.make(slot: 7, generation: 3))", "miss 0",
+        "update \(ReadTicket.make(slot: 7, generation: 0x7FFF_FFFF))",
       ])
     #expect(Self.drained(buffer).isEmpty)
+  }
+
+  @Test("an update that finds the ring full is refused, never dropped", arguments: [0, 7])
+  func updatesAreNotDropped(thread: Int) {
+    let buffer = ReadBuffer(exclusive: 4, shared: 1)
+    for note in 1...32 { _ = buffer.recordHit(UInt64(note), thread: thread) }
+    #expect(buffer.recordUpdate(ReadTicket.make(slot: 1, generation: 1), thread: thread) == nil)
+    #expect(Self.drained(buffer).count == 32)
+    #expect(buffer.recordUpdate(ReadTicket.make(slot: 1, generation: 1), thread: thread) == false)
+    #expect(Self.drained(buffer) == ["update \(ReadTicket.make(slot: 1, generation: 1))"])
   }
 
   @Test(
@@ -61,11 +74,12 @@ struct ReadBufferTests {
     #expect(Self.drained(buffer).count == 20)
   }
 
-  @Test("tickets name slot and generation, and are never 0 nor look like a miss")
+  @Test("tickets name slot and generation, and are never 0 nor look like a miss or an update")
   func tickets() {
-    for (slot, generation) in [(0, 0 as UInt32), (5, 9), (Int(UInt32.max) - 1, UInt32.max)] {
+    for (slot, generation) in [(0, 0 as UInt32), (5, 9), (0x7FFF_FFFD, UInt32.max)] {
       let ticket = ReadTicket.make(slot: slot, generation: generation)
       #expect(ticket != 0 && ticket & ReadBuffer.missFlag == 0)
+      #expect(ticket & ReadTicket.updateFlag == 0)
       #expect(ReadTicket.slot(ticket) == slot)
       #expect(ReadTicket.generation(ticket) == generation & 0x7FFF_FFFF)
     }
