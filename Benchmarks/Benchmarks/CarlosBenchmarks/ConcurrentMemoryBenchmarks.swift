@@ -104,7 +104,7 @@ enum KeySharing {
 }
 
 /// Runs `concurrentOperations` operations on each of `threads` threads at once:
-/// every tenth a set when `setsEvery` is 10, gets otherwise.
+/// every tenth a set when `setsEvery` is 10 (every one when it is 1), gets otherwise.
 func runConcurrently(
   _ subject: ConcurrentSubject, threads: Int, setsEvery: Int = 0, keys: KeySharing = .shared
 ) {
@@ -125,7 +125,9 @@ func runConcurrently(
 /// threads: the figure is the time of one sample, in which each thread does
 /// 65,536 operations, so two threads scale perfectly when their time equals one
 /// thread's. In `memory.concurrent.disjoint` each thread reads keys no other
-/// thread reads, so no value's reference count is written by two threads.
+/// thread reads, so no value's reference count is written by two threads; in
+/// `memory.concurrent.updates` every operation replaces a stored value by one of
+/// the same cost.
 func concurrentMemoryBenchmarks() {
   let configuration = Benchmark.Configuration(
     metrics: [.wallClock],
@@ -165,6 +167,15 @@ func concurrentMemoryBenchmarks() {
       ) {
         _, subject in
         runConcurrently(subject, threads: threads, setsEvery: 10)
+      } setup: {
+        make()
+      }
+      Benchmark(
+        "memory.concurrent.updates · \(name), \(label), sets of stored keys",
+        configuration: configuration
+      ) {
+        _, subject in
+        runConcurrently(subject, threads: threads, setsEvery: 1)
       } setup: {
         make()
       }
