@@ -39,7 +39,10 @@ let package = Package(
       name: "HitRatio",
       dependencies: [.product(name: "Carlos", package: "Carlos")],
       path: ".",
-      exclude: ["Benchmarks", "Scripts", "README.md", "HitRatio/README.md", "hit-ratio-table.sh"],
+      exclude: [
+        "Benchmarks", "Scripts", "README.md", "HitRatio/README.md", "hit-ratio-table.sh",
+        "hit-ratios.svg",
+      ],
       sources: ["HitRatio"]
     ),
   ],
