@@ -13,11 +13,23 @@ with `baseline`, `NIO` or `Swift` is a baseline; every other subject is compared
 with every baseline of its group. Figures are per operation (the benchmarks run
 1,000 operations per sample): wall-clock p50 and p0 (best sample) in ns, and the
 number of mallocs (p50). Ratios are subject / baseline at p50 and at p0.
+
+A subject measured with a number of threads (a name with ", 1 thread" or ", 2
+threads") is compared only with the baselines of the same number, and a second
+table gives each such subject's scaling: two threads' throughput over one
+thread's, 2 × (time of one thread) ÷ (time of two threads), at p50.
 """
 import re
 import sys
 
 BASELINE = re.compile(r"^(baseline|NIO|Swift)\b")
+THREADS = re.compile(r", (\d+) threads?\b")
+
+
+def threads(subject):
+    """The number of threads a subject names, or None."""
+    match = THREADS.search(subject)
+    return int(match.group(1)) if match else None
 
 
 def parse(lines):
@@ -70,7 +82,8 @@ def main():
         baselines = [r for r in rows if BASELINE.match(r[0])]
         subjects = [r for r in rows if not BASELINE.match(r[0])]
         for subject, s in subjects:
-            for baseline, b in baselines or [("—", {})]:
+            same = [r for r in baselines if threads(r[0]) == threads(subject)]
+            for baseline, b in same or [("—", {})]:
                 ratio50 = f"{s['p50'] / b['p50']:.2f}×" if b.get("p50") else "—"
                 ratio0 = f"{s['p0'] / b['p0']:.2f}×" if b.get("p0") else "—"
                 b50 = f"{b['p50']:.0f}" if b.get("p50") else "—"
@@ -80,6 +93,28 @@ def main():
                     f"| {baseline} | {b50} | {b0} | {b.get('mallocs', '—')} "
                     f"| {ratio50} | {ratio0} |"
                 )
+    print_scaling(groups)
+
+
+def print_scaling(groups):
+    """The scaling table: every subject measured with one and with two threads."""
+    rows = []
+    for group, subjects in groups.items():
+        figures = {}
+        for subject, s in subjects:
+            count = threads(subject)
+            if count in (1, 2):
+                figures.setdefault(THREADS.split(subject)[0], {})[count] = s["p50"]
+        for subject, by in figures.items():
+            if 1 in by and 2 in by:
+                rows.append((group, subject, by[1], by[2]))
+    if not rows:
+        return
+    print()
+    print("| group | subject | 1 thread | 2 threads | scaling |")
+    print("|---|---|--:|--:|--:|")
+    for group, subject, one, two in rows:
+        print(f"| {group} | {subject} | {one / 1e6:.2f} ms | {two / 1e6:.2f} ms | {2 * one / two:.2f}× |")
 
 
 if __name__ == "__main__":
