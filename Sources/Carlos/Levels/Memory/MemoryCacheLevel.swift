@@ -190,10 +190,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   /// holds the policy's lock.
   @inlinable
   func drainIfFree(thread: Int) {
-    policyLock.pointer.pointee.withLockIfAvailable { table in
-      table.drain(reads, thread: thread, in: shards)
-      table.flushEvents()
-    }
+    policyLock.pointer.pointee.withLockIfAvailable { table in table.drain(reads, thread: thread) }
   }
 
   /// Runs `body` under the policy's lock, after telling the policy the reads the
@@ -205,7 +202,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   ) -> Result {
     let thread = drainingAll ? nil : threadStripe()
     return policyLock.pointer.pointee.withLockSpinning { table -> Result in
-      table.drain(reads, thread: thread, in: shards)
+      table.drain(reads, thread: thread)
       let result = body(&table)
       if latest.pointer.pointee.load(ordering: .relaxed) != table.latest {
         latest.pointer.pointee.store(table.latest, ordering: .relaxed)
@@ -291,7 +288,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
     guard ticket != 0 else { return false }
     let thread = threadStripe()
     guard let drains = reads.recordUpdate(ticket, thread: thread) else {
-      write { table in table.update(ticket: ticket, in: shards) }
+      write { table in table.update(ticket: ticket) }
       return true
     }
     if drains { drainIfFree(thread: thread) }

@@ -67,9 +67,7 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
   /// Tells the policy about the reads and updates recorded in `reads` (only those
   /// of the stripe of thread number `thread`, when given), in order.
   @inlinable
-  mutating func drain(
-    _ reads: borrowing ReadBuffer, thread: Int? = nil, in shards: borrowing Shards
-  ) {
+  mutating func drain(_ reads: borrowing ReadBuffer, thread: Int? = nil) {
     reads.drain(thread: thread) { note in
       switch note {
       case .hit(let ticket):
@@ -78,7 +76,7 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
           policy.recordHit(slot)
         }
       case .update(let ticket):
-        update(ticket: ticket, in: shards)
+        update(ticket: ticket)
       case .miss(let hash):
         recordMiss(hash: hash)
       }
@@ -134,39 +132,36 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
         hash: hash)
       return slot
     }
+    let grows: Bool
     if isNew {
       policy.insert(slot, cost: cost, hash: UInt64(bitPattern: Int64(hash)))
+      grows = true
     } else {
+      grows = cost > policy.nodes[slot].cost
       policy.update(slot, cost: cost)
     }
     wheel.schedule(slot, at: deadline)
     note(.set(key))
-    evictOverflow(pinned: slot, in: shards)
-  }
-
-  /// Tells the policy that the entry with `ticket` (if it is still stored) got a
-  /// new value of the same cost, as ``store(_:cost:hash:for:now:deadline:slide:in:)``
-  /// does for a value that replaces another.
-  @inlinable
-  mutating func update(ticket: UInt64, in shards: borrowing Shards) {
-    let slot = ReadTicket.slot(ticket)
-    guard slot < generations.count, generations[slot] == ReadTicket.generation(ticket) else {
-      return
-    }
-    policy.update(slot, cost: policy.nodes[slot].cost)
-    evictOverflow(pinned: slot, in: shards)
-  }
-
-  /// Lets the policy evict until the total cost fits (never `pinned`), and removes
-  /// the evicted entries.
-  @inlinable
-  mutating func evictOverflow(pinned: Int, in shards: borrowing Shards) {
-    policy.evict(pinned: pinned, into: &evicted)
+    // The total fitted before; only a new entry or a costlier value can overflow it.
+    guard grows else { return }
+    policy.evict(pinned: slot, into: &evicted)
     while let evictee = evicted.popLast() {
       recorder?.recordEviction(cost: policy.nodes[evictee].cost)
       let key = removeEntry(in: evictee, from: shards)
       if let key { note(.evicted(key)) }
     }
+  }
+
+  /// Tells the policy that the entry with `ticket` (if it is still stored) got a
+  /// new value of the same cost, as ``store(_:cost:hash:for:now:deadline:slide:in:)``
+  /// does for a value that replaces another (nothing to evict: the total is unchanged).
+  @inlinable
+  mutating func update(ticket: UInt64) {
+    let slot = ReadTicket.slot(ticket)
+    guard slot < generations.count, generations[slot] == ReadTicket.generation(ticket) else {
+      return
+    }
+    policy.update(slot, cost: policy.nodes[slot].cost)
   }
 
   /// A free slot for a key whose hash is `hash`.
