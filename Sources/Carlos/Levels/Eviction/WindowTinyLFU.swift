@@ -15,6 +15,12 @@
 ///   candidate. A candidate that is already warm (frequency above 5) wins a tie
 ///   with probability 1/128, so an attacker cannot pin a victim in place by
 ///   flooding the sketch with colliding keys.
+/// - In adaptive mode a candidate that loses that duel is also compared with
+///   the next few probation entries (``evictionSample`` in all, from the least
+///   recently used on): when one of them is clearly less frequent
+///   (``sampleMargin``), it is evicted instead and the candidate stays. A
+///   frequent entry that happens to be probation's oldest no longer shields
+///   the rarely used entries behind it (sampled eviction, as in Redis).
 /// - In adaptive mode a ``HillClimber`` moves capacity between window and main,
 ///   from 1 % (the fixed policy's window) to 100 % of the capacity for the
 ///   window (at 100 % the policy is LRU).
@@ -52,6 +58,15 @@ struct WindowTinyLFU: Sendable {
   @usableFromInline static let initialWindowShare = 0.01
   /// The protected segment's share of the main area.
   @usableFromInline static let protectedShare = 0.8
+  /// How many probation entries, from the least recently used on, a candidate
+  /// that lost to the victim is compared with (adaptive mode): Redis's default
+  /// eviction sample (`maxmemory-samples 5`).
+  @usableFromInline static let evictionSample = 5
+  /// How much less frequent than the candidate a sampled entry must be to be
+  /// evicted in its place: more than the one count that halving the sketch
+  /// can take from either estimate, so keys used equally often (a loop) are
+  /// never traded for one another.
+  @usableFromInline static let sampleMargin = 2
   /// How many standard deviations a miniature's lead must reach.
   @usableFromInline static let modelConfidence = 3.0
   /// How many standard deviations one miniature must lead the other by for
@@ -423,12 +438,42 @@ struct WindowTinyLFU: Sendable {
         victim = nodes[evictee].next
         candidate = nodes[candidate].next
         evictEntry(evictee, rejected: false, into: &evicted)
+      } else if mode == .adaptiveWindow && victimRegion == .probation,
+        let weaker = rarerEntry(after: victim, than: candidate, pinned: pinned)
+      {
+        // The candidate stays; a clearly rarer entry behind the victim goes.
+        candidate = nodes[candidate].next
+        evictEntry(weaker, rejected: false, reachedEnd: false, into: &evicted)
       } else {
         let evictee = candidate
         candidate = nodes[evictee].next
         evictEntry(evictee, rejected: true, into: &evicted)
       }
     }
+  }
+
+  /// Among the probation entries that follow `victim` (``evictionSample`` − 1
+  /// of them at most, stopping at `candidate`, skipping `pinned`), the least
+  /// frequent one, if it is at least ``sampleMargin`` less frequent than
+  /// `candidate`; otherwise nil.
+  @inlinable
+  func rarerEntry(after victim: Int, than candidate: Int, pinned: Int) -> Int? {
+    var rarest: Int?
+    var threshold = sketch.frequency(nodes[candidate].hash) - Self.sampleMargin
+    var node = nodes[victim].next
+    var compared = 1
+    while node >= 0 && node != candidate && compared < Self.evictionSample {
+      if node != pinned {
+        let frequency = sketch.frequency(nodes[node].hash)
+        if frequency <= threshold {
+          rarest = node
+          threshold = frequency - 1
+        }
+        compared += 1
+      }
+      node = nodes[node].next
+    }
+    return rarest
   }
 
   /// Whether the candidate should replace the victim in main.
@@ -454,12 +499,20 @@ struct WindowTinyLFU: Sendable {
 
   /// Removes entry `slot` from its region, reports it as evicted, and (adaptive
   /// mode) remembers it as a ghost: `rejected` for the window side, otherwise main.
+  /// An entry evicted before it reached the least recently used end of its
+  /// region (`reachedEnd` false: sampled eviction) did not get the whole
+  /// lifetime the ``ReuseIndicator`` measures reuse over, so it is not counted
+  /// there.
   @inlinable
-  mutating func evictEntry(_ slot: Int, rejected isRejected: Bool, into evicted: inout [Int]) {
+  mutating func evictEntry(
+    _ slot: Int, rejected isRejected: Bool, reachedEnd: Bool = true, into evicted: inout [Int]
+  ) {
     remove(slot)
     evicted.append(slot)
     guard mode == .adaptiveWindow else { return }
-    reuse.recordEviction(uses: nodes[slot].uses, hash: nodes[slot].hash, entries: sketch.sizedFor)
+    if reachedEnd {
+      reuse.recordEviction(uses: nodes[slot].uses, hash: nodes[slot].hash, entries: sketch.sizedFor)
+    }
     if isRejected {
       rejected.add(nodes[slot].hash)
     } else {
