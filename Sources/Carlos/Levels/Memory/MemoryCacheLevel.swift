@@ -87,10 +87,11 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   /// records no statistics.
   @usableFromInline let recorder: StatisticsRecorder?
   @usableFromInline let hub = EventHub<Key>()
-  /// Returned for every miss: a completed future can be shared, as nothing can change it.
-  @usableFromInline let missFuture: Future<Value>
+  /// Returned for every miss: a completed future can be shared, as nothing can
+  /// change it (one copy per group of threads, see ``StripedFuture``).
+  @usableFromInline let missFuture: StripedFuture<Value>
   /// Returned for every successful set.
-  @usableFromInline let storedFuture: Future<Void>
+  @usableFromInline let storedFuture: StripedFuture<Void>
 
   /// Creates an empty level.
   ///
@@ -129,8 +130,8 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
     shards = ShardSet(count: ShardSet<Key, Value>.count(forCapacity: capacity))
     reads = ReadBuffer.forThisMachine()
     recordsMisses = policy != .lru
-    missFuture = Future(FetchError.valueNotInCache)
-    storedFuture = Future()
+    missFuture = StripedFuture { Future(FetchError.valueNotInCache) }
+    storedFuture = StripedFuture { Future() }
   }
 
   /// Answers with the value stored under `key` (an already completed future), or
@@ -138,14 +139,16 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   @inlinable
   public func get(_ key: Key) -> Future<Value> {
     var report = EntryShard<Key, Value>.ReadReport()
-    return read(key, report: &report) ?? missFuture
+    let thread = threadStripe()
+    return read(key, thread: thread, report: &report) ?? missFuture.future(for: thread)
   }
 
   /// Answers with the value stored under `key` with when it was stored and when it
   /// expires; fails like ``get(_:)``. Counts as a read (it slides an after-access expiry).
   public func entry(forKey key: Key) -> Future<CacheEntry<Value>> {
     var report = EntryShard<Key, Value>.ReadReport()
-    guard case .success(let value)? = read(key, report: &report)?.result else {
+    guard case .success(let value)? = read(key, thread: threadStripe(), report: &report)?.result
+    else {
       return Future(FetchError.valueNotInCache)
     }
     return Future(
@@ -157,22 +160,23 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   }
 
   /// Reads `key` in its shard (see ``EntryShard/read(_:hash:clock:latest:report:)``)
-  /// and records the read for the policy; then removes the entry if it has
-  /// expired, or drains the read buffer when it is half full and the policy's
-  /// lock is free.
+  /// and records the read for the policy in the buffer of thread number `thread`
+  /// (the caller's); then removes the entry if it has expired, or drains the read
+  /// buffer when it is half full and the policy's lock is free.
   @inlinable
-  func read(_ key: Key, report: inout EntryShard<Key, Value>.ReadReport) -> Future<Value>? {
+  func read(
+    _ key: Key, thread: Int, report: inout EntryShard<Key, Value>.ReadReport
+  ) -> Future<Value>? {
     let hash = key.hashValue
     let future = shards.withShard(hash: hash) { shard in
       shard.read(key, hash: hash, clock: source, latest: latest.pointer, report: &report)
     }
-    let thread = threadStripe()
     let drains: Bool
     if report.ticket != 0 {
       drains = reads.recordHit(report.ticket, thread: thread)
     } else if report.expiredTicket != 0 {
       let (ticket, now) = (report.expiredTicket, report.expiredAt)
-      write { table in
+      write(thread: thread) { table in
         table.expire(ticket: ticket, now: table.observe(now), in: shards)
         table.recordMiss(hash: UInt64(bitPattern: Int64(hash)))
       }
@@ -194,13 +198,14 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   }
 
   /// Runs `body` under the policy's lock, after telling the policy the reads the
-  /// calling thread recorded (all recorded reads when `drainingAll`); hands the
-  /// events to the observers before giving the lock up.
+  /// calling thread (number `thread`) recorded, or all recorded reads when
+  /// `drainingAll`; hands the events to the observers before giving the lock up.
   @inlinable
   func write<Result>(
-    drainingAll: Bool = false, _ body: (inout SlotTable<Key, Value>) -> Result
+    drainingAll: Bool = false, thread: Int = threadStripe(),
+    _ body: (inout SlotTable<Key, Value>) -> Result
   ) -> Result {
-    let thread = drainingAll ? nil : threadStripe()
+    let thread = drainingAll ? nil : thread
     return policyLock.pointer.pointee.withLockSpinning { table -> Result in
       table.drain(reads, thread: thread)
       let result = body(&table)
@@ -250,12 +255,13 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
       return Future(MemoryCacheLevelError.valueTooLarge(cost: cost, capacity: capacity))
     }
     let clockNow = source.nanoseconds()
+    let thread = threadStripe()
     if slide == 0, case .never = expiry,
-      replace(key, hash: hash, with: value, cost: cost, at: clockNow)
+      replace(key, hash: hash, with: value, cost: cost, at: clockNow, thread: thread)
     {
-      return storedFuture
+      return storedFuture.future(for: thread)
     }
-    write { table in
+    write(thread: thread) { table in
       let now = table.observe(clockNow)
       let deadline =
         expiry.deadline(storedAt: CacheInstant(nanoseconds: now))?.nanoseconds ?? TimerWheel.none
@@ -268,16 +274,19 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
           in: shards)
       }
     }
-    return storedFuture
+    return storedFuture.future(for: thread)
   }
 
   /// Replaces the value of a stored key by one of the same cost in the key's shard
   /// alone, and records the update in the read buffer instead of taking the
   /// policy's lock, when nothing else is needed: no entry of the level expires
   /// (so there is nothing to sweep), nobody observes the level (so there is no
-  /// event to order), and the old value never expires either. Returns whether it did.
+  /// event to order), and the old value never expires either. Returns whether it did;
+  /// `thread` is the calling thread's number.
   @inlinable
-  func replace(_ key: Key, hash: Int, with value: Value, cost: Int, at clockNow: Int64) -> Bool {
+  func replace(
+    _ key: Key, hash: Int, with value: Value, cost: Int, at clockNow: Int64, thread: Int
+  ) -> Bool {
     guard !hasDeadlines.pointer.pointee.load(ordering: .relaxed), !hub.isObserved else {
       return false
     }
@@ -286,9 +295,8 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
       shard.replace(key, hash: hash, with: value, cost: cost, now: now)
     }
     guard ticket != 0 else { return false }
-    let thread = threadStripe()
     guard let drains = reads.recordUpdate(ticket, thread: thread) else {
-      write { table in table.update(ticket: ticket) }
+      write(thread: thread) { table in table.update(ticket: ticket) }
       return true
     }
     if drains { drainIfFree(thread: thread) }
@@ -303,7 +311,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
     write { table in
       table.removeExpired(now: table.observe(clockNow), exact: true, in: shards)
     }
-    return storedFuture
+    return storedFuture.future(for: threadStripe())
   }
 
   /// Removes the value stored under `key`, if any. Answers with an already completed future.
@@ -311,7 +319,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: ExpensiveOb
   public func remove(_ key: Key) -> Future<Void> {
     let hash = key.hashValue
     write { table in table.removeValue(for: key, hash: hash, in: shards) }
-    return storedFuture
+    return storedFuture.future(for: threadStripe())
   }
 
   /// Removes every value.
