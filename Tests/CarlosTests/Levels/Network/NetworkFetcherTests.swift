@@ -80,7 +80,7 @@ struct NetworkFetcherTests {
     #expect(await server.waitForRequests("/slow", timeout: patience))
     future.cancel()
 
-    #expect(future.result?.isCancelled == true)
+    #expect(future.result?.isCancelled == true, "result: \(String(describing: future.result))")
     #expect(await server.waitForClientDisconnect("/slow", timeout: patience))
   }
 
