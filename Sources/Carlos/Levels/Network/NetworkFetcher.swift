@@ -48,6 +48,7 @@ public final class NetworkFetcher: Fetcher {
   ///   - maximumResponseSize: the largest body, in bytes, a request may return.
   ///   - configuration: the session configuration (caching, headers, proxies);
   ///     the fetcher never uses a URL cache of its own, Carlos levels do the caching.
+  ///     The fetcher works on a copy whose request timeout follows `timeout`.
   public init(
     timeout: TimeInterval = 30,
     deadline: TimeInterval? = nil,
@@ -59,11 +60,22 @@ public final class NetworkFetcher: Fetcher {
     self.maximumResponseSize = max(maximumResponseSize, 0)
     delegate = NetworkTransferDelegate(
       timeout: self.timeout, deadline: self.deadline, maximumResponseSize: self.maximumResponseSize)
-    session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    // FoundationNetworking ends a request after the configuration's request
+    // timeout even when the request asks for longer: make the session's timer a
+    // backstop behind `timeout`, on a copy (the caller's object is left alone).
+    let ownConfiguration = (configuration.copy() as? URLSessionConfiguration) ?? .ephemeral
+    ownConfiguration.timeoutIntervalForRequest = Self.backstop(for: self.timeout)
+    session = URLSession(configuration: ownConfiguration, delegate: delegate, delegateQueue: nil)
   }
 
   deinit {
     session.finishTasksAndInvalidate()
+  }
+
+  /// The session's own inactivity timeout for a fetcher whose `timeout` is
+  /// given: a whole second later, so that only the delegate's precise check fires.
+  private static func backstop(for timeout: TimeInterval) -> TimeInterval {
+    timeout.rounded(.up) + 1
   }
 
   /// Fetches the body at `key`.
@@ -82,7 +94,7 @@ public final class NetworkFetcher: Fetcher {
     let request = URLRequest(
       url: key,
       cachePolicy: .reloadIgnoringLocalCacheData,
-      timeoutInterval: timeout.rounded(.up) + 1
+      timeoutInterval: Self.backstop(for: timeout)
     )
     let promise = Promise<Data>()
     delegate.start(session.dataTask(with: request), completing: promise)

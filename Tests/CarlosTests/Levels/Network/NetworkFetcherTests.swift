@@ -3,6 +3,10 @@ import CarlosTestServer
 import Foundation
 import Testing
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 @Suite("NetworkFetcher")
 struct NetworkFetcherTests {
   /// Waits for `future` and returns its result, failing the test (with `.cancelled`)
@@ -68,6 +72,23 @@ struct NetworkFetcherTests {
 
     #expect(networkError(result) == .statusCode(status))
     #expect(server.requestCount("/missing") == 1)
+  }
+
+  @Test("the session's own request timer does not end a request before the fetcher's timeout")
+  func sessionTimerDefersToTimeout() async throws {
+    // FoundationNetworking times a request out after the configuration's
+    // `timeoutIntervalForRequest` (60 s by default) even when the request asks
+    // for longer: a fetcher with `timeout: patience` failed after 60 s of waiting.
+    let server = try TestServer { _ in TestServerResponse(body: Data("late".utf8), delay: 2) }
+    defer { server.stop() }
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = 1
+    let fetcher = NetworkFetcher(timeout: patience, configuration: configuration)
+
+    let result = await outcome(of: fetcher.get(server.url("/late")))
+
+    #expect(result.value == Data("late".utf8), "result: \(result)")
+    #expect(configuration.timeoutIntervalForRequest == 1)  // the caller's object is left alone
   }
 
   @Test("cancelling a slow request ends it cancelled and closes the connection")
