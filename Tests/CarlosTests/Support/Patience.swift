@@ -11,3 +11,10 @@ let underThreadSanitizer: Bool = {
 /// five under ThreadSanitizer, where the whole suite runs several times slower and
 /// long synchronous tests keep the cooperative threads busy for a while.
 let patience: TimeInterval = underThreadSanitizer ? 300 : 60
+
+/// A delay no test outlives: a response delayed this long, or a write held this
+/// long, ends only when the test ends it (a cancel, a stop, a release), however
+/// long the machine keeps the test from running. A shorter fixed delay (two
+/// minutes) ran out in a loaded ThreadSanitizer run, and the test then saw a
+/// completed request where it meant to cancel a pending one.
+let longerThanAnyTest: TimeInterval = 4 * patience

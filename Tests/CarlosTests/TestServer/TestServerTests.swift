@@ -71,7 +71,9 @@ struct TestServerTests {
 
   @Test("stop ends a response that is still waiting")
   func stopInterruptsADelayedResponse() async throws {
-    let server = try TestServer { _ in TestServerResponse(body: Data("late".utf8), delay: 120) }
+    let server = try TestServer { _ in
+      TestServerResponse(body: Data("late".utf8), delay: longerThanAnyTest)
+    }
     let request = Task { try await fetch(server.url("/slow")) }
     #expect(await server.waitForRequests("/slow", timeout: patience))
 

@@ -105,15 +105,18 @@ final class DiskWriteGate: Sendable {
     gate.signal()
   }
 
-  /// Waits (at most 90 s: under ThreadSanitizer on a loaded machine the level's
-  /// queue can start late) until a write is held; returns whether one is.
+  /// Waits (at most ``patience``: under ThreadSanitizer on a loaded machine the
+  /// level's queue can start late) until a write is held; returns whether one is.
+  /// The last look comes after the deadline, so a test that was kept from running
+  /// past it still sees a write that is held by then.
   func waitUntilHeld() async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(90)
-    while ContinuousClock.now < deadline {
+    let deadline = ContinuousClock.now + .seconds(patience)
+    while true {
+      let late = ContinuousClock.now >= deadline
       if state.withLock({ $0.held }) { return true }
+      if late { return false }
       try? await Task.sleep(for: .milliseconds(1))
     }
-    return false
   }
 
   /// The level's `failWrite` hook.
@@ -125,8 +128,9 @@ final class DiskWriteGate: Sendable {
       return holds
     }
     guard holds else { return nil }
-    // Bounded, so a failing test cannot hang the suite.
-    _ = gate.wait(timeout: .now() + 120)
+    // Bounded, so a failing test cannot hang the suite; longer than any test
+    // runs, so a slow test still decides when the write goes on.
+    _ = gate.wait(timeout: .now() + longerThanAnyTest)
     return state.withLock { state in
       state.held = false
       return state.failure

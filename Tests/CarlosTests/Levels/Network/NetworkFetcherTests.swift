@@ -93,7 +93,9 @@ struct NetworkFetcherTests {
 
   @Test("cancelling a slow request ends it cancelled and closes the connection")
   func cancelClosesConnection() async throws {
-    let server = try TestServer { _ in TestServerResponse(body: Data("late".utf8), delay: 120) }
+    let server = try TestServer { _ in
+      TestServerResponse(body: Data("late".utf8), delay: longerThanAnyTest)
+    }
     defer { server.stop() }
     let fetcher = NetworkFetcher(timeout: patience)
 
@@ -107,9 +109,11 @@ struct NetworkFetcherTests {
 
   @Test("cancelling while the body streams in closes the connection")
   func cancelDuringBodyClosesConnection() async throws {
-    // 100 chunks, 1 s apart: the body takes 100 s, far longer than the test waits.
+    // 100 chunks, each followed by a pause no test outlives: the body is still
+    // streaming in when the test cancels, however slowly the test runs.
     let body = Data(repeating: 7, count: 1_000)
-    let server = try TestServer { _ in TestServerResponse(body: body, chunkSize: 10, chunkDelay: 1)
+    let server = try TestServer { _ in
+      TestServerResponse(body: body, chunkSize: 10, chunkDelay: longerThanAnyTest)
     }
     defer { server.stop() }
 
@@ -124,7 +128,9 @@ struct NetworkFetcherTests {
 
   @Test("a silent server makes the request fail with a timeout")
   func silenceTimesOut() async throws {
-    let server = try TestServer { _ in TestServerResponse(body: Data("late".utf8), delay: 120) }
+    let server = try TestServer { _ in
+      TestServerResponse(body: Data("late".utf8), delay: longerThanAnyTest)
+    }
     defer { server.stop() }
 
     let result = await outcome(of: NetworkFetcher(timeout: 0.5).get(server.url("/silent")))
