@@ -50,8 +50,10 @@ extension TestServerCore {
     var offset = 0
     while offset < body.count {
       let end = min(offset + chunkSize, body.count)
-      let chunk =
-        Array(String(end - offset, radix: 16).utf8) + [13, 10] + body[offset..<end] + [13, 10]
+      var chunk: [UInt8] = Array(String(end - offset, radix: 16).utf8)
+      chunk += [13, 10]
+      chunk += body[offset..<end]
+      chunk += [13, 10]
       guard Socket.sendAll(connection, chunk) else { return closedOrStopped() }
       offset = end
       let paused = pause(response.chunkDelay, watching: connection)

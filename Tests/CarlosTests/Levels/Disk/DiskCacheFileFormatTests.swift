@@ -15,10 +15,10 @@ struct DiskCacheFileFormatTests {
     let bytes = file(key: "the key", value: [1, 2, 3, 4, 5], encoding: 2)
     let entry = try bytes.withUnsafeBytes { try DiskCacheFileFormat.inspect($0).get() }
     #expect(entry.encoding == 2)
-    #expect(Array(bytes[entry.key]) == Array("the key".utf8))
-    #expect(Array(bytes[entry.value]) == [1, 2, 3, 4, 5])
+    #expect([UInt8](bytes[entry.key]) == [UInt8]("the key".utf8))
+    #expect([UInt8](bytes[entry.value]) == [1, 2, 3, 4, 5] as [UInt8])
     #expect(bytes.count == DiskCacheFileFormat.headerSize + 7 + 5)
-    #expect(Array(bytes.prefix(4)) == Array("CRLS".utf8))
+    #expect([UInt8](bytes.prefix(4)) == [UInt8]("CRLS".utf8))
   }
 
   @Test("Every single-bit change anywhere in a file is detected")
@@ -71,14 +71,14 @@ struct DiskCacheFileFormatTests {
     let value: [UInt8] = [7, 8, 9]
     let bytes = value.withUnsafeBytes { body in
       DiskCacheFileFormat.prefix(
-        key: Array("k".utf8), encoding: 1, storedAt: 1_700_000_000_000_000_000,
+        key: [UInt8]("k".utf8), encoding: 1, storedAt: 1_700_000_000_000_000_000,
         expiresAt: 1_700_000_060_000_000_000, value: body) + value
     }
     let entry = try bytes.withUnsafeBytes { try DiskCacheFileFormat.inspect($0).get() }
     #expect(bytes[4] == 2 && bytes[5] == 0)
     #expect(entry.storedAt == 1_700_000_000_000_000_000)
     #expect(entry.expiresAt == 1_700_000_060_000_000_000)
-    #expect(Array(bytes[entry.value]) == value)
+    #expect([UInt8](bytes[entry.value]) == value)
     #expect(bytes.count == 48 + 1 + 3)
     // Changing the expiry without the checksum is corruption, not a new deadline.
     var tampered = bytes
@@ -92,7 +92,8 @@ struct DiskCacheFileFormatTests {
     let bytes = file(key: "k", value: [1])
     let entry = try bytes.withUnsafeBytes { try DiskCacheFileFormat.inspect($0).get() }
     #expect(entry.expiresAt == nil)
-    #expect(Array(bytes[32..<40]) == [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F])
+    let never: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F]
+    #expect([UInt8](bytes[32..<40]) == never)
   }
 
   @Test("A version-1 file still reads: never expiring, no stored time, not corrupt")
@@ -101,8 +102,8 @@ struct DiskCacheFileFormatTests {
     #expect(bytes.count == DiskCacheFileFormat.version1HeaderSize + 7 + 3)
     let entry = try bytes.withUnsafeBytes { try DiskCacheFileFormat.inspect($0).get() }
     #expect(entry.encoding == 2)
-    #expect(Array(bytes[entry.key]) == Array("old key".utf8))
-    #expect(Array(bytes[entry.value]) == [4, 5, 6])
+    #expect([UInt8](bytes[entry.key]) == [UInt8]("old key".utf8))
+    #expect([UInt8](bytes[entry.value]) == [4, 5, 6] as [UInt8])
     #expect(entry.storedAt == nil)
     #expect(entry.expiresAt == nil)
     let header = bytes.prefix(48).withUnsafeBytes {
@@ -139,7 +140,7 @@ struct DiskCacheFileFormatTests {
     let value: [UInt8] = [1, 2, 3, 4]
     let bytes = value.withUnsafeBytes { body in
       DiskCacheFileFormat.prefix(
-        key: Array("key".utf8), encoding: 1, storedAt: 5, expiresAt: 99, value: body) + value
+        key: [UInt8]("key".utf8), encoding: 1, storedAt: 5, expiresAt: 99, value: body) + value
     }
     let size = UInt64(bytes.count)
     func header(_ head: [UInt8], _ fileSize: UInt64) -> Result<
@@ -147,10 +148,10 @@ struct DiskCacheFileFormatTests {
     > {
       head.withUnsafeBytes { DiskCacheFileFormat.header($0, fileSize: fileSize) }
     }
-    #expect(header(Array(bytes.prefix(48)), size) == .success(.init(version: 2, expiresAt: 99)))
-    #expect(header(Array(bytes.prefix(40)), size) == .failure(.tooShort))
-    #expect(header(Array(bytes.prefix(10)), size) == .failure(.tooShort))
-    #expect(header(Array(bytes.prefix(48)), size + 1) == .failure(.wrongSize))
+    #expect(header([UInt8](bytes.prefix(48)), size) == .success(.init(version: 2, expiresAt: 99)))
+    #expect(header([UInt8](bytes.prefix(40)), size) == .failure(.tooShort))
+    #expect(header([UInt8](bytes.prefix(10)), size) == .failure(.tooShort))
+    #expect(header([UInt8](bytes.prefix(48)), size + 1) == .failure(.wrongSize))
     #expect(header(Array(repeating: 0x41, count: 48), size) == .failure(.notACacheFile))
   }
 }

@@ -78,12 +78,17 @@ struct DiskCacheHostileFileTests {
   }
 
   #if os(Linux)
+    /// File sizes and level capacities for `largerThanHeader`, typed so that the
+    /// arguments take no inference (as a literal of tuples with arithmetic they
+    /// took 300–470 ms to type-check on a loaded machine).
+    static let oversizedFiles: [(fileSize: Int, capacity: UInt64)] = [
+      (256 << 20, 1 << 30),  // within the capacity: the header tells
+      (2 << 30, 100 << 20),  // beyond it: the size tells
+    ]
+
     @Test(
       "A file larger than its header says is rejected before it is read",
-      arguments: [
-        (256 * 1024 * 1024, UInt64(1024 * 1024 * 1024)),  // within the capacity: the header tells
-        (2 * 1024 * 1024 * 1024, UInt64(100 * 1024 * 1024)),  // beyond it: the size tells
-      ])
+      arguments: oversizedFiles)
     func largerThanHeader(fileSize: Int, capacity: UInt64) async throws {
       let folder = DiskTestFolder()
       defer { folder.remove() }

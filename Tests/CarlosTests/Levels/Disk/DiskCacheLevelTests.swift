@@ -565,7 +565,8 @@ struct DiskCacheLevelTests {
     // Writes leave no temporary files behind.
     try await level.set(Data([1]), forKey: "k").value
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-    #expect(names.filter { DiskCacheLevelFiles.isTemporaryFile($0) } == [".tmp-\(getpid())-abc-1"])
+    let temporary: [String] = names.filter { DiskCacheLevelFiles.isTemporaryFile($0) }
+    #expect(temporary == [".tmp-\(getpid())-abc-1"])
   }
 
   // MARK: - Concurrency and composition
