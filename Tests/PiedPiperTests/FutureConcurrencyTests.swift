@@ -185,7 +185,7 @@ struct FutureConcurrencyTests {
     let future = Future { () async throws -> Int in
       started.succeed(())
       do {
-        try await Task.sleep(nanoseconds: 60_000_000_000)
+        try await Task.sleep(for: .seconds(longerThanAnyTest))
       } catch {
         observed.succeed(Task.isCancelled && error is CancellationError)
         throw error
@@ -205,7 +205,7 @@ struct FutureConcurrencyTests {
     let observed = Promise<Bool>()
     let source = Future { () async throws -> Int in
       do {
-        try await Task.sleep(nanoseconds: 60_000_000_000)
+        try await Task.sleep(for: .seconds(longerThanAnyTest))
       } catch {
         observed.succeed(Task.isCancelled)
         throw error

@@ -69,6 +69,11 @@ let underThreadSanitizer: Bool = {
 /// long synchronous tests keep the cooperative threads busy for a while.
 let patience: TimeInterval = underThreadSanitizer ? 300 : 60
 
+/// A sleep no test outlives, so only cancellation ends it, however long the
+/// machine keeps the test from running (a one-minute sleep ran out before the
+/// cancel in a loaded ThreadSanitizer run).
+let longerThanAnyTest: TimeInterval = 4 * patience
+
 /// Waits for `future` to complete, at most `seconds`, without cancelling it.
 /// Returns `nil` (and records an issue) when it did not complete in time.
 func outcome<T: Sendable>(
