@@ -26,9 +26,13 @@ extension Future {
   public var value: Value {
     get async throws {
       if let result { return try result.get() }
+      // A checked continuation: with an unsafe one, ThreadSanitizer reported the
+      // runtime's own hand-off between `withUnsafeThrowingContinuation` and a
+      // `resume` on another thread as a data race (swiftlang/swift#57803), in
+      // this package's tests and it would in its users'.
       return try await withTaskCancellationHandler {
-        try await withUnsafeThrowingContinuation {
-          (continuation: UnsafeContinuation<Value, any Error>) in
+        try await withCheckedThrowingContinuation {
+          (continuation: CheckedContinuation<Value, any Error>) in
           onCompletion { result in
             switch result {
             case .success(let value): continuation.resume(returning: value)

@@ -12,8 +12,8 @@ extension Future {
       if let result { return try result.get() }
       let wait = SharedWait<Value>()
       return try await withTaskCancellationHandler {
-        try await withUnsafeThrowingContinuation {
-          (continuation: UnsafeContinuation<Value, any Error>) in
+        try await withCheckedThrowingContinuation {
+          (continuation: CheckedContinuation<Value, any Error>) in
           guard wait.install(continuation) else {
             continuation.resume(throwing: CancellationError())
             return
@@ -36,7 +36,7 @@ final class SharedWait<Value: Sendable>: Sendable {
   @usableFromInline
   enum State {
     case waiting
-    case installed(UnsafeContinuation<Value, any Error>)
+    case installed(CheckedContinuation<Value, any Error>)
     case resumed
   }
 
@@ -48,7 +48,7 @@ final class SharedWait<Value: Sendable>: Sendable {
 
   /// Keeps `continuation` for the outcome; `false` when the task was cancelled first.
   @usableFromInline
-  func install(_ continuation: UnsafeContinuation<Value, any Error>) -> Bool {
+  func install(_ continuation: CheckedContinuation<Value, any Error>) -> Bool {
     state.withLock { state in
       guard case .waiting = state else { return false }
       state = .installed(continuation)
@@ -60,7 +60,7 @@ final class SharedWait<Value: Sendable>: Sendable {
   /// `CancellationError`), unless it was resumed already.
   @usableFromInline
   func resume(with result: FutureResult<Value>) {
-    let continuation: UnsafeContinuation<Value, any Error>? = state.withLock { state in
+    let continuation: CheckedContinuation<Value, any Error>? = state.withLock { state in
       switch state {
       case .installed(let continuation):
         state = .resumed
