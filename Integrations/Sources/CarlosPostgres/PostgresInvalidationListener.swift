@@ -91,9 +91,9 @@ public final class PostgresInvalidationListener: Sendable {
   }
 
   /// Calls `handler` with every event from now on (first with the current state),
-  /// until the returned subscription is cancelled or released. Handlers run one at
-  /// a time, in order, while the listener's lock is held: they must not call back
-  /// into the listener.
+  /// until the returned subscription is cancelled, or shortly after it is released.
+  /// Handlers run one at a time, in order, while the listener's lock is held: they
+  /// must not call back into the listener (releasing a subscription there is fine).
   public func subscribe(_ handler: @escaping @Sendable (Event) -> Void) -> ListenerSubscription {
     let id = UUID()
     state.withLock { state in
@@ -133,7 +133,7 @@ public final class PostgresInvalidationListener: Sendable {
 }
 
 /// Keeps a subscription to a ``PostgresInvalidationListener`` alive; it ends when
-/// cancelled or released.
+/// cancelled, or shortly after it is released.
 public final class ListenerSubscription: Sendable {
   private let end: Locked<(@Sendable () -> Void)?>
 
@@ -141,14 +141,23 @@ public final class ListenerSubscription: Sendable {
     self.end = Locked(end)
   }
 
-  /// Ends the subscription.
+  /// Ends the subscription: once this returns, its handler is not called again.
+  /// Must not be called from a handler.
   public func cancel() {
-    let end = end.withLock { end in
+    takeEnd()?()
+  }
+
+  private func takeEnd() -> (@Sendable () -> Void)? {
+    end.withLock { end in
       defer { end = nil }
       return end
     }
-    end?()
   }
 
-  deinit { cancel() }
+  deinit {
+    // The last reference can go away inside a handler — when a handler's owner is
+    // released there — on the thread that holds the listener's lock, which ending
+    // the subscription takes; so it ends on another thread.
+    if let end = takeEnd() { DispatchQueue.global().async(execute: end) }
+  }
 }

@@ -84,6 +84,39 @@ struct CoherentCacheTests {
       #expect(await outcome(memory.get("a")).failure != nil)
     }
   }
+
+  @Test(
+    "a coherent cache released while the listener calls it ends its subscription without a crash")
+  func releasedDuringDelivery() async throws {
+    // Found in a CI run: the example process crashed as it quit ("Recursive call to
+    // lock Mutex"). The listener calls its subscribers under its lock; a cache whose
+    // last reference goes away meanwhile is released inside that call, and the
+    // release of its subscription unsubscribed under the same lock.
+    try await PostgresTestServer.withClient { client in
+      let lower = try PostgresCacheLevel<String>(
+        client: client, options: .init(namespace: PostgresTestServer.namespace()))
+      let listener = PostgresInvalidationListener(client: client)
+      let held = Mutex<CoherentCache<MemoryCacheLevel<String, Data>>?>(
+        CoherentCache(upper: MemoryCacheLevel(capacity: 10), lower: lower, listener: listener))
+      // Another subscriber drops the last reference to the cache while the listener
+      // delivers an event (in the example, the cache's own handler held the cache
+      // while the program let go of it).
+      let released = Mutex(false)
+      let dropper = listener.subscribe { event in
+        guard case .listening = event else { return }
+        held.withLock { $0 = nil }
+        released.withLock { $0 = true }
+      }
+      defer { dropper.cancel() }
+      let listening = Task { await listener.run() }
+      defer { listening.cancel() }
+      try await withTimeout(.seconds(20), "the listener") { await listener.waitUntilListening() }
+      #expect(released.withLock { $0 })
+      // The released cache's subscription ends: the listener goes on delivering.
+      let after = listener.subscribe { _ in }
+      after.cancel()
+    }
+  }
 }
 
 /// The keys of the notices seen so far.
