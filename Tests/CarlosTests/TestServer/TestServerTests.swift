@@ -9,8 +9,19 @@ import Testing
 /// The loopback server the network tests rely on.
 @Suite("TestServer")
 struct TestServerTests {
+  /// A client that waits as long as any test: the shared session gives up on a
+  /// silent response after 60 s, which a ThreadSanitizer run on a loaded machine
+  /// can keep a test from reaching its `stop()` for, and its disconnect then
+  /// counted as the client's.
+  private static let session: URLSession = {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = longerThanAnyTest
+    configuration.timeoutIntervalForResource = longerThanAnyTest
+    return URLSession(configuration: configuration)
+  }()
+
   private func fetch(_ url: URL) async throws -> (Int, Data) {
-    let (data, response) = try await URLSession.shared.data(from: url)
+    let (data, response) = try await Self.session.data(from: url)
     return ((response as? HTTPURLResponse)?.statusCode ?? -1, data)
   }
 
