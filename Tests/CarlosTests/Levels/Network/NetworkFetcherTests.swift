@@ -97,7 +97,8 @@ struct NetworkFetcherTests {
       TestServerResponse(body: Data("late".utf8), delay: longerThanAnyTest)
     }
     defer { server.stop() }
-    let fetcher = NetworkFetcher(timeout: patience)
+    // The fetcher outwaits the test too: the cancel, not a timeout, must end it.
+    let fetcher = NetworkFetcher(timeout: longerThanAnyTest)
 
     let future = fetcher.get(server.url("/slow"))
     #expect(await server.waitForRequests("/slow", timeout: patience))
@@ -117,7 +118,7 @@ struct NetworkFetcherTests {
     }
     defer { server.stop() }
 
-    let future = NetworkFetcher(timeout: patience).get(server.url("/trickle"))
+    let future = NetworkFetcher(timeout: longerThanAnyTest).get(server.url("/trickle"))
     #expect(await server.waitForRequests("/trickle", timeout: patience))
     try await Task.sleep(nanoseconds: 500_000_000)
     future.cancel()
