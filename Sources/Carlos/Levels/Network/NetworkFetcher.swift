@@ -19,6 +19,12 @@ import Foundation
 /// from many threads.
 ///
 /// Each fetcher owns one `URLSession`, released when the fetcher is.
+///
+/// On Linux, `URLSession` (FoundationNetworking, built on libcurl) keeps most of
+/// a processor busy for as long as any request waits for data from its server:
+/// about 0.85 of a core per process, however many requests wait, measured on
+/// Debian 12 (libcurl 7.88, Swift 6.3). ``timeout`` and ``deadline`` bound how
+/// long a slow server can keep it so.
 public final class NetworkFetcher: Fetcher {
   public typealias KeyType = URL
   public typealias OutputType = Data
