@@ -17,13 +17,19 @@ extension Future {
   /// ``FutureError/timeout`` (and cancels this one) when `seconds` pass first.
   public func timeout(after seconds: TimeInterval) -> Future<Value> {
     if let result { return Future(result: result) }
-    let derived = derive { result, derived in derived.completeLater(result) }
-    // The timer holds the derived future only while it is pending: once it
-    // completes, the slot is emptied, so a pending timer never keeps a result alive.
+    // The source's result and the timer race to take the derived future from
+    // the slot; the winner completes it. The timer cancels the source first, so
+    // whoever sees the timeout sees the source stopped. Once the derived future
+    // completes the slot is emptied, so a pending timer never keeps a result alive.
+    let derived = Future<Value>(pending: ())
     let slot = TimeoutSlot(derived)
     derived.onCompletion { _ in slot.empty() }
+    derived.cancelOnCancel(self)
+    if let started = chain({ slot.take()?.completeLater($0) }) { drain(started) }
     DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
-      if slot.take()?.complete(.error(FutureError.timeout)) == true { self?.cancel() }
+      guard let timedOut = slot.take() else { return }
+      self?.cancel()
+      timedOut.complete(.error(FutureError.timeout))
     }
     return derived
   }

@@ -1,5 +1,6 @@
-/// The pending future a `timeout(after:)` timer may fail, emptied as soon as that
-/// future completes so the timer does not keep its result alive.
+/// The pending future of a `timeout(after:)`: the source's result or the timer,
+/// whichever takes it first, completes it. Emptied as soon as that future
+/// completes, so the timer does not keep its result alive.
 //
 // Thread safety: `future` is guarded by the private `Lock`.
 final class TimeoutSlot<Value: Sendable>: Sendable {

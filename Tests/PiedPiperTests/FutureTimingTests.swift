@@ -71,6 +71,20 @@ struct FutureTimingTests {
     #expect(stopped.value == 1)
   }
 
+  @Test("when the timeout fires, the source is cancelled before the timed-out future completes")
+  func timeoutCancelsSourceFirst() async {
+    // A clean-clone ThreadSanitizer run saw the source still pending after
+    // awaiting the timed-out future: the timer completed it, then cancelled the source.
+    let source = Promise<Int>()
+    let limited = source.future.timeout(after: 0.01)
+    let sourceCancelledFirst = Promise<Bool>()
+    limited.onCompletion { _ in
+      sourceCancelledFirst.succeed(source.future.result?.isCancelled == true)
+    }
+    #expect(await outcome(of: sourceCancelledFirst.future)?.value == true)
+    #expect(limited.result?.futureError == .timeout)
+  }
+
   @Test("timeout completes like the source when the source is first", arguments: 0..<3)
   func timeoutNotReached(kind: Int) async {
     let source = Promise<Int>()
