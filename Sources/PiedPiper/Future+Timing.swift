@@ -14,7 +14,8 @@ extension Future {
   }
 
   /// Returns a future that completes like this one, or fails with
-  /// ``FutureError/timeout`` (and cancels this one) when `seconds` pass first.
+  /// ``FutureError/timeout`` when `seconds` pass first. On a timeout this one is
+  /// cancelled before the returned future fails.
   public func timeout(after seconds: TimeInterval) -> Future<Value> {
     if let result { return Future(result: result) }
     // The source's result and the timer race to take the derived future from
