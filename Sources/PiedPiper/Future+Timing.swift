@@ -22,6 +22,8 @@ extension Future {
     // the slot; the winner completes it. The timer cancels the source first, so
     // whoever sees the timeout sees the source stopped. Once the derived future
     // completes the slot is emptied, so a pending timer never keeps a result alive.
+    // These are `derive`'s steps, spelled out so the slot holds the derived
+    // future before the source can complete.
     let derived = Future<Value>(pending: ())
     let slot = TimeoutSlot(derived)
     derived.onCompletion { _ in slot.empty() }
