@@ -10,11 +10,11 @@ extension Example {
     let clock = ManualClock()
     let memory = MemoryCacheLevel<String, String>(
       capacity: 1_000, expiration: .afterWrite(.seconds(60)), clock: clock)
-    memory.set("fresh data", forKey: "report")
-    memory.set("one-time code 123456", forKey: "otp", expiry: .after(.seconds(30)))
-    memory.set("app settings", forKey: "settings", expiry: .never)
+    try await memory.set("fresh data", forKey: "report")
+    try await memory.set("one-time code 123456", forKey: "otp", expiry: .after(.seconds(30)))
+    try await memory.set("app settings", forKey: "settings", expiry: .never)
 
-    let entry = try await memory.entry(forKey: "report").value
+    let entry = try await memory.entry(forKey: "report")
     print(
       "report stored at \(entry.storedAt), expires at \(entry.expiresAt.map { "\($0)" } ?? "never")"
     )
@@ -30,11 +30,11 @@ extension Example {
     // After access: a session stays while it is used.
     let sessions = MemoryCacheLevel<String, String>(
       capacity: 1_000, expiration: .afterAccess(.seconds(600)), clock: clock)
-    sessions.set("alice", forKey: "session-a")
-    sessions.set("bob", forKey: "session-b")
+    try await sessions.set("alice", forKey: "session-a")
+    try await sessions.set("bob", forKey: "session-b")
     for _ in 0..<3 {
       clock.advance(by: .seconds(400))
-      _ = sessions.get("session-a")
+      _ = try? await sessions.get("session-a")
     }
     print(
       "after 20 min, a used session \(await outcome(sessions.get("session-a"))); an idle one \(await outcome(sessions.get("session-b")))"
@@ -58,7 +58,7 @@ extension Example {
 
     // Expired values leave by themselves over time; removeExpired() removes them now.
     for index in 0..<100 {
-      memory.set("v\(index)", forKey: "k\(index)", expiry: .after(.seconds(1)))
+      try await memory.set("v\(index)", forKey: "k\(index)", expiry: .after(.seconds(1)))
     }
     clock.advance(by: .seconds(2))
     try await cache.removeExpired().value

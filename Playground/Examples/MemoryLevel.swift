@@ -8,15 +8,15 @@ extension Example {
   ) {
     // The capacity is a total cost: bytes for Data and String, 1 for numbers.
     let memory = MemoryCacheLevel<String, String>(capacity: 32)
-    memory.set("Carlos", forKey: "name")
-    memory.set("a cache library", forKey: "what")
+    try await memory.set("Carlos", forKey: "name")
+    try await memory.set("a cache library", forKey: "what")
     print(
       "name: \(await outcome(memory.get("name"))), total cost \(memory.totalCost) of \(memory.capacity)"
     )
     print("a missing key: \(await outcome(memory.get("nope")))")
 
     // Storing more than fits evicts other values; the value just stored stays.
-    memory.set("composable levels", forKey: "how")
+    try await memory.set("composable levels", forKey: "how")
     print("after storing 17 more bytes: \(memory.count) values, total cost \(memory.totalCost)")
     print("how: \(await outcome(memory.get("how")))")
     print(

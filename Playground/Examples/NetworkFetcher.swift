@@ -28,7 +28,7 @@ extension Example {
     print("GET /slow with a 0.3 s timeout -> \(await outcome(fetcher.get(server.url("/slow"))))")
 
     let patient = NetworkFetcher(timeout: 30)
-    let request = patient.get(server.url("/slow"))
+    let request: Future<Data> = patient.get(server.url("/slow"))
     _ = await server.waitForRequests("/slow", count: 2)
     request.cancel()
     print("GET /slow cancelled -> \(await outcome(request))")

@@ -20,14 +20,14 @@ extension Example {
 
     // Usage examples
     let cache = MemoryCacheLevel<String, Data>() >>> DiskCacheLevel()
-    cache.set(Data("value".utf8), forKey: "key")
+    try await cache.set(Data("value".utf8), forKey: "key")
 
     // Creating requests
     cache.get("key")
       .onSuccess { value in print("I found \(value)!") }
       .onFailure { error in print("An error occurred :( \(error)") }
 
-    let request = cache.get("key")
+    let request: Future<Data> = cache.get("key")
     request.onSuccess { value in print("I can read \(value), too!") }
     request.onCompletion { result in
       if let value = result.value {

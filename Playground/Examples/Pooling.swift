@@ -29,8 +29,8 @@ extension Example {
     for get in gets { _ = try await get.value }
     print("all 5 got \"\(try await gets[0].value)\"")
 
-    let mine = cache.get("/avatar.png")
-    let yours = cache.get("/avatar.png")
+    let mine: Future<String> = cache.get("/avatar.png")
+    let yours: Future<String> = cache.get("/avatar.png")
     mine.cancel()
     print("I cancelled my get: \(await outcome(mine))")
     print("yours still arrives: \(await outcome(yours))")

@@ -25,8 +25,8 @@ extension Example {
     // A slow fetch races a newer set: the set wins, the fetched value is not written back.
     let network = Promise<String>()
     let slow = memory >>> { _ in network.future }
-    let get = slow.get("user:2")
-    slow.set("newer value set by the app", forKey: "user:2")
+    let get: Future<String> = slow.get("user:2")
+    try await slow.set("newer value set by the app", forKey: "user:2")
     network.succeed("older value from the network")
     print("the get answers \(await outcome(get))")
     print("memory keeps \(await outcome(memory.get("user:2")))")

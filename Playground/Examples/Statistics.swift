@@ -19,7 +19,7 @@ extension Example {
     let before = memory.statistics
     for round in 0..<3 {
       for key in ["home", "about", "news", "contact", "faq"] {
-        let answer = try await cache.getWithSource(key).value
+        let answer = try await cache.getWithSource(key)
         if round < 2, key == "news" {
           print(
             "\(key), round \(round): from \(answer.source), copied up: \(answer.wasWrittenBack)")
@@ -48,12 +48,12 @@ extension Example {
     let memory = MemoryCacheLevel<String, String>(capacity: 12, policy: .lru, clock: clock)
     let everything = memory.observe { event in print("  level: \(event)") }
     let onlyToken = memory.observe(key: "token") { event in print("  key 'token': \(event)") }
-    memory.set("abc", forKey: "token", expiry: .after(.seconds(30)))
-    memory.set("0123456789", forKey: "big")  // evicts "token" to make room
-    memory.remove("big")
-    memory.set("def", forKey: "token", expiry: .after(.seconds(30)))
+    try await memory.set("abc", forKey: "token", expiry: .after(.seconds(30)))
+    try await memory.set("0123456789", forKey: "big")  // evicts "token" to make room
+    try await memory.remove("big")
+    try await memory.set("def", forKey: "token", expiry: .after(.seconds(30)))
     clock.advance(by: .seconds(31))
-    _ = memory.get("token")  // expired: a miss, and an event
+    _ = try? await memory.get("token")  // expired: a miss, and an event
     await memory.eventsDelivered()
     onlyToken.cancel()
     memory.clear()

@@ -10,8 +10,8 @@ struct CoherenceTests {
     let memory = MemoryCacheLevel<String, String>(capacity: 1_000)
     let fetch = Promise<String>()
     let cache = memory >>> { _ in fetch.future }
-    let get = cache.get("k")
-    cache.set("new-set-by-user", forKey: "k")
+    let get: Future<_> = cache.get("k")
+    try await try await cache.set("new-set-by-user", forKey: "k")
     fetch.succeed("old-from-network")
     #expect(try await get.value == "old-from-network")
     #expect(memory.get("k").result?.value == "new-set-by-user")
@@ -22,8 +22,8 @@ struct CoherenceTests {
     let memory = MemoryCacheLevel<String, String>(capacity: 1_000)
     let fetch = Promise<String>()
     let cache = memory >>> { _ in fetch.future }
-    let get = cache.get("k")
-    cache.remove("k")
+    let get: Future<_> = cache.get("k")
+    try await try await cache.remove("k")
     fetch.succeed("old")
     _ = try await get.value
     #expect(memory.get("k").result?.error as? FetchError == .valueNotInCache)
@@ -34,7 +34,7 @@ struct CoherenceTests {
     let memory = MemoryCacheLevel<String, String>(capacity: 1_000)
     let fetch = Promise<String>()
     let cache = memory >>> { _ in fetch.future }
-    let get = cache.get("k")
+    let get: Future<_> = cache.get("k")
     cache.clear()
     fetch.succeed("old")
     _ = try await get.value
@@ -46,7 +46,7 @@ struct CoherenceTests {
     let memory = MemoryCacheLevel<Int, String>(capacity: 1_000)
     let fetch = Promise<String>()
     let cache = memory >>> { _ in fetch.future }
-    let get = cache.get(1)
+    let get: Future<_> = cache.get(1)
     // Keys in other stripes; one of them lands in key 1's stripe at most by hash, so use several.
     let others = (2..<200).filter { cache.set("x", forKey: $0).isCompleted }
     #expect(others.count == 198)

@@ -39,8 +39,8 @@ struct DispatchTests {
   func everyOperationOnQueue() async {
     let spy = QueueSpy()
     let cache = spy.level.dispatch(spy.queue)
-    let get = cache.get("abc")
-    let set = cache.set(1, forKey: "k")
+    let get: Future<_> = cache.get("abc")
+    let set: Future<_> = cache.set(1, forKey: "k")
     cache.clear()
     cache.onMemoryWarning()
     let deadline = ContinuousClock.now + .seconds(20)
@@ -58,7 +58,7 @@ struct DispatchTests {
   func failuresComeThrough() async {
     let queue = DispatchQueue(label: "DispatchTests.failures")
     let cache = SpyLevel<String, Int>().dispatch(queue)
-    let get = cache.get("missing")
+    let get: Future<_> = cache.get("missing")
     #expect(await waitUntilCompleted([get]))
     #expect(get.result?.error as? FetchError == .valueNotInCache)
   }

@@ -108,7 +108,7 @@ struct RefreshTests {
   @Test("a miss is answered by the lower level and written back")
   func miss() async throws {
     let (memory, lower, cache) = make()
-    let get = cache.get("k")
+    let get: Future<_> = cache.get("k")
     lower.complete(with: .success("fetched"))
     #expect(try await get.value == "fetched")
     #expect(memory.get("k").result?.value == "fetched")
@@ -120,20 +120,20 @@ struct RefreshTests {
       capacity: 1_000, expiration: .afterWrite(.seconds(100)), clock: clock)
     let lower = HeldLevel()
     let cache = memory.refreshing(from: lower, after: .seconds(60), clock: clock)
-    memory.set("v1", forKey: "k")
+    try await try await memory.set("v1", forKey: "k")
     clock.advance(by: .seconds(100))
-    let get = cache.get("k")
+    let get: Future<_> = cache.get("k")
     #expect(!get.isCompleted)
     lower.complete(with: .success("v2"))
     #expect(try await get.value == "v2")
   }
 
   @Test("remove and clear reach both levels")
-  func removeAndClear() async {
+  func removeAndClear() async throws {
     let memory = MemoryCacheLevel<String, String>(capacity: 1_000, clock: clock)
     let lower = SpyLevel<String, String>(["k": "x"])
     let cache = memory.refreshing(from: lower, after: .seconds(1), clock: clock)
-    memory.set("x", forKey: "k")
+    try await try await memory.set("x", forKey: "k")
     _ = try? await cache.remove("k").value
     #expect(memory.count == 0 && lower.removes == ["k"])
     cache.clear()

@@ -203,7 +203,7 @@ struct MemoryCacheLevelExpiryTests {
   }
 
   @Test("many threads setting, reading and expiring keep the level consistent")
-  func concurrentExpiry() async {
+  func concurrentExpiry() async throws {
     let clock = ManualClock()
     let level = MemoryCacheLevel<Int, Int>(
       capacity: 500, expiration: .afterAccess(.milliseconds(50)), clock: clock)
@@ -223,7 +223,7 @@ struct MemoryCacheLevelExpiryTests {
     #expect(await waitUntilCompleted(futures))
     #expect(level.totalCost <= 500)
     clock.advance(by: .seconds(1))
-    level.removeExpired()
+    try await try await level.removeExpired()
     #expect(level.count == 0)
   }
 }

@@ -327,9 +327,9 @@ struct MemoryCacheLevelConcurrencyTests {
   }
 
   @Test("an update by a value of the same cost does not wait for the policy's lock")
-  func sameCostUpdateSkipsPolicyLock() async {
+  func sameCostUpdateSkipsPolicyLock() async throws {
     let level = MemoryCacheLevel<Int, Int>(capacity: 10)
-    level.set(1, forKey: 1)
+    try await try await level.set(1, forKey: 1)
     let updated = Lock(false)
     await onThreads(1) { _ in
       let done = DispatchSemaphore(value: 0)
@@ -348,9 +348,9 @@ struct MemoryCacheLevelConcurrencyTests {
   }
 
   @Test("statistics count every read of every thread exactly")
-  func exactStatistics() async {
+  func exactStatistics() async throws {
     let level = MemoryCacheLevel<Int, Int>(capacity: 1_000)
-    for key in 0..<100 { level.set(key, forKey: key) }
+    for key in 0..<100 { try await level.set(key, forKey: key) }
     await onThreads(4) { thread in
       for step in 0..<5_000 { _ = level.get((step + thread) % 200) }
     }

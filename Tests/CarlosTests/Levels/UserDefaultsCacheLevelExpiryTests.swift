@@ -101,7 +101,7 @@ struct UserDefaultsCacheLevelExpiryTests {
     try await level.set("v", forKey: "k", expiry: expiry).value
     clock.advance(by: .seconds(200 * 365 * 86_400))
     #expect(try await level.get("k").value == "v")
-    #expect(try await level.entry(forKey: "k").value.expiresAt == nil)
+    #expect(try await level.entry(forKey: "k").expiresAt == nil)
   }
 
   @Test("A clock set back cannot bring an expired value back")
@@ -119,7 +119,7 @@ struct UserDefaultsCacheLevelExpiryTests {
     #expect(stored("b", in: suite) != nil)
     #expect(isMiss(level.get("b")))
     try await level.set(3, forKey: "c").value
-    #expect(try await level.entry(forKey: "c").value.storedAt == start.addingTimeInterval(20))
+    #expect(try await level.entry(forKey: "c").storedAt == start.addingTimeInterval(20))
   }
 
   @Test("entry(forKey:) answers when the value was stored and expires, also from a new level")
@@ -133,11 +133,11 @@ struct UserDefaultsCacheLevelExpiryTests {
     try await level.set("w", forKey: "forever", expiry: .never).value
     clock.advance(by: .seconds(5))
     let reopened = UserDefaultsCacheLevel<String, String>(name: suite, clock: clock)
-    let entry = try await reopened.entry(forKey: "k").value
+    let entry = try await reopened.entry(forKey: "k")
     #expect(entry.value == "v")
     #expect(entry.storedAt == start)
     #expect(entry.expiresAt == start.addingTimeInterval(30))
-    #expect(try await reopened.entry(forKey: "forever").value.expiresAt == nil)
+    #expect(try await reopened.entry(forKey: "forever").expiresAt == nil)
     #expect(isMiss(reopened.entry(forKey: "missing")))
     clock.advance(by: .seconds(25))
     #expect(isMiss(reopened.get("k")))
@@ -155,7 +155,7 @@ struct UserDefaultsCacheLevelExpiryTests {
       name: suite, expiration: .afterWrite(.seconds(1)), clock: clock)
     clock.advance(by: .seconds(86_400))
     #expect(try await level.get("legacy").value == ["a": 1])
-    let entry = try await level.entry(forKey: "legacy").value
+    let entry = try await level.entry(forKey: "legacy")
     #expect(entry.expiresAt == nil)
     #expect(entry.storedAt == .distantPast)
     try await level.removeExpired().value

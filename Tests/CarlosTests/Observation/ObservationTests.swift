@@ -13,18 +13,18 @@ final class EventLog<Key: Sendable & Equatable>: Sendable {
 struct ObservationTests {
   @Test(
     "a level's observer sees set, removed, evicted, expired, cleared and memory warnings, in order")
-  func everyEvent() async {
+  func everyEvent() async throws {
     let clock = ManualClock()
     let memory = MemoryCacheLevel<Int, Int>(capacity: 2, policy: .lru, clock: clock)
     let log = EventLog<Int>()
     let token = memory.observe { log.append($0) }
-    memory.set(1, forKey: 1)
-    memory.set(2, forKey: 2, expiry: .after(.seconds(1)))
-    memory.set(3, forKey: 3)  // evicts 1
-    memory.remove(3)
-    memory.remove(3)  // nothing to remove: no event
+    try await try await memory.set(1, forKey: 1)
+    try await try await memory.set(2, forKey: 2, expiry: .after(.seconds(1)))
+    try await try await memory.set(3, forKey: 3)  // evicts 1
+    try await try await memory.remove(3)
+    try await try await memory.remove(3)  // nothing to remove: no event
     clock.advance(by: .seconds(2))
-    _ = memory.get(2)
+    _ = try? await try? await memory.get(2)
     memory.clear()
     memory.onMemoryWarning()
     await memory.eventsDelivered()
@@ -37,14 +37,14 @@ struct ObservationTests {
   }
 
   @Test("an observer of one key sees only that key's events (and clears)")
-  func oneKey() async {
+  func oneKey() async throws {
     let memory = MemoryCacheLevel<String, Int>(capacity: 100)
     let log = EventLog<String>()
     let token = memory.observe(key: "a") { log.append($0) }
-    memory.set(1, forKey: "a")
-    memory.set(2, forKey: "b")
-    memory.remove("b")
-    memory.remove("a")
+    try await try await memory.set(1, forKey: "a")
+    try await try await memory.set(2, forKey: "b")
+    try await try await memory.remove("b")
+    try await try await memory.remove("a")
     memory.clear()
     await memory.eventsDelivered()
     #expect(log.all == [.set("a"), .removed("a"), .cleared])
@@ -52,17 +52,17 @@ struct ObservationTests {
   }
 
   @Test("cancelling or dropping the token ends the observation")
-  func tokens() async {
+  func tokens() async throws {
     let memory = MemoryCacheLevel<Int, Int>(capacity: 100)
     let cancelled = EventLog<Int>()
     let dropped = EventLog<Int>()
     let token = memory.observe { cancelled.append($0) }
     var other: ObservationToken? = memory.observe { dropped.append($0) }
-    memory.set(1, forKey: 1)
+    try await try await memory.set(1, forKey: 1)
     await memory.eventsDelivered()
     token.cancel()
     other = nil
-    memory.set(2, forKey: 2)
+    try await try await memory.set(2, forKey: 2)
     await memory.eventsDelivered()
     #expect(cancelled.all == [.set(1)])
     #expect(dropped.all == [.set(1)])
@@ -70,7 +70,7 @@ struct ObservationTests {
   }
 
   @Test("callbacks run off the level's lock: a callback may use the level")
-  func reentrant() async {
+  func reentrant() async throws {
     let memory = MemoryCacheLevel<Int, Int>(capacity: 100)
     let seen = EventLog<Int>()
     let token = memory.observe { event in
@@ -78,7 +78,7 @@ struct ObservationTests {
         seen.append(.set(value))
       }
     }
-    memory.set(5, forKey: 1)
+    try await try await memory.set(5, forKey: 1)
     await memory.eventsDelivered()
     #expect(seen.all == [.set(5)])
     withExtendedLifetime(token) {}

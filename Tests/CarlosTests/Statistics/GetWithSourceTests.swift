@@ -15,14 +15,14 @@ struct GetWithSourceTests {
   @Test("a composition names the level that had the value, and whether it was written back")
   func composed() async throws {
     let cache = cache()
-    disk.set("on disk", forKey: "d")
-    let fromNetwork = try await cache.getWithSource("n").value
+    try await try await disk.set("on disk", forKey: "d")
+    let fromNetwork = try await cache.getWithSource("n")
     #expect(fromNetwork.value == "fetched n")
     #expect(fromNetwork.source == "BasicFetcher")
     #expect(fromNetwork.wasWrittenBack)
-    let fromDisk = try await cache.getWithSource("d").value
+    let fromDisk = try await cache.getWithSource("d")
     #expect(fromDisk.source == "disk" && fromDisk.wasWrittenBack)
-    let fromMemory = try await cache.getWithSource("d").value
+    let fromMemory = try await cache.getWithSource("d")
     #expect(fromMemory.source == "memory" && !fromMemory.wasWrittenBack)
   }
 
@@ -30,24 +30,24 @@ struct GetWithSourceTests {
   func notWrittenBack() async throws {
     let fetch = Promise<String>()
     let cache = memory.recordingStatistics("memory") >>> { _ in fetch.future }
-    let answer = cache.getWithSource("k")
-    cache.set("newer", forKey: "k")
+    let answer: Future<_> = cache.getWithSource("k")
+    try await try await cache.set("newer", forKey: "k")
     fetch.succeed("older")
     #expect(try await answer.value.wasWrittenBack == false)
   }
 
   @Test("transformations keep the source; an unnamed level is named by its type")
   func throughCombinators() async throws {
-    memory.set("42", forKey: "#7")
+    try await try await memory.set("42", forKey: "#7")
     let cache =
       { (key: Int) in Future("#\(key)") } =>> memory
       =>> TwoWayTransformationBox<String, Int>(
         transform: { Future(value: Int($0), error: TestError(1)) },
         inverseTransform: { Future("\($0)") })
-    let answer = try await cache.getWithSource(7).value
+    let answer = try await cache.getWithSource(7)
     #expect(answer.value == 42)
     #expect(answer.source == "MemoryCacheLevel")
-    let pooled = try await memory.pooled().getWithSource("#7").value
+    let pooled = try await memory.pooled().getWithSource("#7")
     #expect(pooled.source == "MemoryCacheLevel")
   }
 }

@@ -93,9 +93,9 @@ struct DiskCacheExpiryTests {
       path: folder.path, capacity: 1_000_000, fileManager: .default, coder: .data,
       hooks: DiskCacheHooks(failWrite: { gate.hook($0) }), clock: clock)
     gate.hold()
-    let written = level.set(Data([9]), forKey: "k", expiry: .after(.seconds(5)))
+    let written: Future<_> = level.set(Data([9]), forKey: "k", expiry: .after(.seconds(5)))
     #expect(await gate.waitUntilHeld())
-    let pending = try await level.entry(forKey: "k").value
+    let pending = try await level.entry(forKey: "k")
     #expect(pending.value == Data([9]))
     #expect(pending.storedAt == start)
     #expect(pending.expiresAt == start.addingTimeInterval(5))
@@ -121,7 +121,7 @@ struct DiskCacheExpiryTests {
     let clock = ManualClock(start: start)
     let level = DiskCacheLevel<String, Data>(path: folder.path, clock: clock)
     try await level.set(Data("old".utf8), forKey: "k").value
-    let set = level.set(Data("new".utf8), forKey: "k", expiry: expiry)
+    let set: Future<_> = level.set(Data("new".utf8), forKey: "k", expiry: expiry)
     // At once, before the removal ran: the older value is already hidden.
     #expect(await isMiss(level.get("k")))
     try await set.value
@@ -159,7 +159,7 @@ struct DiskCacheExpiryTests {
     let level = DiskCacheLevel<String, Data>(path: folder.path, clock: clock)
     let deadline = Date(timeIntervalSince1970: 4_000_000_000)
     try await level.set(Data([1]), forKey: "k", expiry: .at(deadline)).value
-    let entry = try await level.entry(forKey: "k").value
+    let entry = try await level.entry(forKey: "k")
     #expect(entry.expiresAt == deadline)
     clock.set(to: deadline)
     #expect(await isMiss(level.get("k")))
@@ -183,7 +183,7 @@ struct DiskCacheExpiryTests {
     #expect(await isMiss(level.entry(forKey: "b")))
     // A value stored now counts from the latest time seen, not from the clock.
     try await level.set(Data([3]), forKey: "c").value
-    let entry = try await level.entry(forKey: "c").value
+    let entry = try await level.entry(forKey: "c")
     #expect(entry.storedAt == start.addingTimeInterval(20))
     #expect(entry.expiresAt == start.addingTimeInterval(30))
   }
@@ -277,17 +277,17 @@ struct DiskCacheExpiryTests {
     try await level.set("w", forKey: "forever", expiry: .never).value
     clock.advance(by: .seconds(10))
 
-    let entry = try await level.entry(forKey: "k").value
+    let entry = try await level.entry(forKey: "k")
     #expect(entry.value == "v")
     #expect(entry.storedAt == start)
     #expect(entry.expiresAt == start.addingTimeInterval(30))
-    let forever = try await level.entry(forKey: "forever").value
+    let forever = try await level.entry(forKey: "forever")
     #expect(forever.value == "w")
     #expect(forever.expiresAt == nil)
     #expect(await isMiss(level.entry(forKey: "missing")))
     // A new level reads the same times from the file.
     let reopened = DiskCacheLevel<String, String>(path: folder.path, clock: clock)
-    let again = try await reopened.entry(forKey: "k").value
+    let again = try await reopened.entry(forKey: "k")
     #expect(again.storedAt == start && again.expiresAt == start.addingTimeInterval(30))
   }
 
@@ -305,7 +305,7 @@ struct DiskCacheExpiryTests {
       path: folder.path, expiration: .afterWrite(.seconds(1)), clock: clock)
     clock.advance(by: .seconds(100 * 365 * 86_400))
 
-    let entry = try await level.entry(forKey: "legacy").value
+    let entry = try await level.entry(forKey: "legacy")
     #expect(entry.value == Data([1, 2, 3]))
     #expect(entry.expiresAt == nil)
     #expect(abs(entry.storedAt.timeIntervalSince(modified)) < 1)

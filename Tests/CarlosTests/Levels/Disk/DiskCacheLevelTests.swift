@@ -660,7 +660,7 @@ struct DiskCacheLevelTests {
     try await level.set(Data("other".utf8), forKey: "other").value
 
     gate.hold()
-    let writing = level.set(Data("new".utf8), forKey: "k")
+    let writing: Future<_> = level.set(Data("new".utf8), forKey: "k")
     // Asked for before the write even started, and while it is held.
     #expect(level.get("k").result?.value == Data("new".utf8))
     #expect(await gate.waitUntilHeld())
@@ -690,7 +690,7 @@ struct DiskCacheLevelTests {
       hooks: DiskCacheHooks(failWrite: gate.hook))
     try await level.set(Data("old".utf8), forKey: "k").value
     gate.hold()
-    let writing = level.set(Data("new".utf8), forKey: "k")
+    let writing: Future<_> = level.set(Data("new".utf8), forKey: "k")
     #expect(await gate.waitUntilHeld())
     #expect(level.get("k").result?.value == Data("new".utf8))
     gate.release(failingWith: ENOSPC)
@@ -712,7 +712,7 @@ struct DiskCacheLevelTests {
       hooks: DiskCacheHooks(fileStem: { _ in "c0111de" }, failWrite: gate.hook))
     try await level.set(Data("first".utf8), forKey: "first").value
     gate.hold()
-    let writing = level.set(Data("second".utf8), forKey: "second")
+    let writing: Future<_> = level.set(Data("second".utf8), forKey: "second")
     #expect(await gate.waitUntilHeld())
     #expect(level.get("first").result?.error as? FetchError == .valueNotInCache)
     #expect(level.get("second").result?.value == Data("second".utf8))
@@ -735,7 +735,7 @@ struct DiskCacheLevelTests {
     }
     // A held write keeps the clear queued behind it.
     gate.hold()
-    let before = level.set(Data([7]), forKey: "before")
+    let before: Future<_> = level.set(Data([7]), forKey: "before")
     #expect(await gate.waitUntilHeld())
     level.clear()
     #expect(DiskTestFolder.cacheFiles(in: folder.path).count == 3)  // not cleared yet
@@ -743,7 +743,7 @@ struct DiskCacheLevelTests {
       #expect(level.get(key).result?.error as? FetchError == .valueNotInCache, "\(key)")
     }
     // A value set after the clear is seen at once.
-    let after = level.set(Data([9]), forKey: "after")
+    let after: Future<_> = level.set(Data([9]), forKey: "after")
     #expect(level.get("after").result?.value == Data([9]))
 
     gate.release()
@@ -766,9 +766,9 @@ struct DiskCacheLevelTests {
       path: folder.path, capacity: 1_000_000, fileManager: .default, coder: .data,
       hooks: DiskCacheHooks(failWrite: gate.hook))
     gate.hold()
-    let written = level.set(Data([1]), forKey: "k")
+    let written: Future<_> = level.set(Data([1]), forKey: "k")
     #expect(await gate.waitUntilHeld())
-    let skipped = level.set(Data([2]), forKey: "k")
+    let skipped: Future<_> = level.set(Data([2]), forKey: "k")
     #expect(level.get("k").result?.value == Data([2]))
     skipped.cancel()
     #expect(level.get("k").result?.value == Data([1]))  // the first set is still in flight

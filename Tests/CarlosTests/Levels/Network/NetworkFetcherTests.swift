@@ -100,7 +100,7 @@ struct NetworkFetcherTests {
     // The fetcher outwaits the test too: the cancel, not a timeout, must end it.
     let fetcher = NetworkFetcher(timeout: longerThanAnyTest)
 
-    let future = fetcher.get(server.url("/slow"))
+    let future: Future<_> = fetcher.get(server.url("/slow"))
     #expect(await server.waitForRequests("/slow", timeout: patience))
     future.cancel()
 
@@ -118,7 +118,7 @@ struct NetworkFetcherTests {
     }
     defer { server.stop() }
 
-    let future = NetworkFetcher(timeout: longerThanAnyTest).get(server.url("/trickle"))
+    let future: Future<_> = NetworkFetcher(timeout: longerThanAnyTest).get(server.url("/trickle"))
     #expect(await server.waitForRequests("/trickle", timeout: patience))
     try await Task.sleep(nanoseconds: 500_000_000)
     future.cancel()
