@@ -78,6 +78,15 @@ extension CacheLevel {
   ) -> BasicCache<KeyType, OutputType> {
     compose(BasicFetcher(getClosure: fetch))
   }
+
+  /// Composes this level with an async function that answers the gets this level
+  /// misses (see ``BasicFetcher/init(name:fetch:)``).
+  @inlinable
+  public func compose(
+    _ fetch: @escaping @Sendable (KeyType) async throws -> OutputType
+  ) -> BasicCache<KeyType, OutputType> {
+    compose(BasicFetcher(fetch: fetch))
+  }
 }
 
 /// The get of `upper >>> lower`.
@@ -174,7 +183,7 @@ func writeBack<Upper: CacheLevel>(
   stored?.onFailure { error in
     Logger.log(
       "Could not store a fetched value in the upper level: \(error)", .warning,
-      metadata: ["level": "\(Upper.self)", "key": "\(key)"])
+      metadata: ["level": upper.levelName, "key": "\(key)"])
   }
   return stored != nil
 }

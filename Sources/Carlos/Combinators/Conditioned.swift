@@ -17,6 +17,27 @@ extension CacheLevel {
   }
 }
 
+extension CacheLevel {
+  /// Returns a level whose gets run only when the async `condition` returns `true`
+  /// for the key (see ``CacheLevel/conditioned(_:)-(@Sendable (KeyType) -> Future<Bool>)``);
+  /// an error it throws fails the get.
+  @inlinable
+  public func conditioned(
+    _ condition: @escaping @Sendable (KeyType) async throws -> Bool
+  ) -> BasicCache<KeyType, OutputType> {
+    conditioned { key in startAsync { try await condition(key) } }
+  }
+}
+
+/// Conditions a level with an async condition: `{ key in await isAllowed(key) } <?> cache`.
+@inlinable
+public func <?> <Level: CacheLevel>(
+  condition: @escaping @Sendable (Level.KeyType) async throws -> Bool,
+  cache: Level
+) -> BasicCache<Level.KeyType, Level.OutputType> {
+  cache.conditioned(condition)
+}
+
 /// Conditions a level: `condition <?> cache` is `cache.conditioned(condition)`.
 @inlinable
 public func <?> <Level: CacheLevel>(

@@ -35,4 +35,14 @@ extension CacheLevel {
   ) -> BasicCache<NewKey, OutputType> {
     transformKeys(OneWayTransformationBox(transform: transform))
   }
+
+  /// Returns a level keyed by the async function's input: every key is transformed
+  /// by `transform` before it reaches this level; an error it throws fails the
+  /// operation.
+  @inlinable
+  public func transformKeys<NewKey: Sendable>(
+    _ transform: @escaping @Sendable (NewKey) async throws -> KeyType
+  ) -> BasicCache<NewKey, OutputType> {
+    transformKeys(OneWayTransformationBox(transform: transform))
+  }
 }

@@ -53,4 +53,13 @@ extension Fetcher {
   ) -> BasicFetcher<KeyType, NewValue> {
     BasicFetcher { key in self.get(key).flatMap(transform) }
   }
+
+  /// Returns a fetcher whose values are transformed on get by the async function
+  /// `transform`.
+  @inlinable
+  public func transformValues<NewValue: Sendable>(
+    _ transform: @escaping @Sendable (OutputType) async throws -> NewValue
+  ) -> BasicFetcher<KeyType, NewValue> {
+    transformValues(OneWayTransformationBox(transform: transform))
+  }
 }

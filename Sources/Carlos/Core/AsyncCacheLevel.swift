@@ -101,7 +101,7 @@ extension AsyncCacheLevel {
   public func clear() {
     startAsync { try await self.clear() }.onFailure { error in
       Logger.log(
-        "Could not clear the level: \(error)", .warning, metadata: ["level": "\(Self.self)"])
+        "Could not clear the level: \(error)", .warning, metadata: ["level": self.levelName])
     }
   }
 

@@ -22,6 +22,10 @@ public struct BasicCache<Key: Sendable, Value: Sendable>: CacheLevel {
   @usableFromInline let clearClosure: @Sendable () -> Void
   @usableFromInline let memoryClosure: @Sendable () -> Void
   @usableFromInline let sourceClosure: @Sendable (Key) -> Future<CacheAnswer<Value>>
+  /// The level's name (see ``CacheLevel/levelName``): `BasicCache` unless given.
+  public let levelName: String
+  /// What the copies of this level share, so they share loads (see `get(_:orLoad:)`).
+  @usableFromInline let identityObject: LevelIdentity
 
   /// Creates a level from closures for each operation.
   ///
@@ -36,7 +40,8 @@ public struct BasicCache<Key: Sendable, Value: Sendable>: CacheLevel {
   ///     behaves as one that cannot expire values (see ``CacheLevel/set(_:forKey:expiry:)``).
   ///   - removeExpiredClosure: answers `removeExpired()`; by default it succeeds at once.
   ///   - sourceClosure: answers `getWithSource(_:)`; by default `getClosure`'s
-  ///     values, with `BasicCache` as their source.
+  ///     values, with `name` as their source.
+  ///   - name: the level's name in answers, statistics and logs.
   @inlinable
   public init(
     getClosure: @escaping @Sendable (Key) -> Future<Value>,
@@ -48,8 +53,11 @@ public struct BasicCache<Key: Sendable, Value: Sendable>: CacheLevel {
     },
     expiringSetClosure: (@Sendable (Value, Key, Expiry) -> Future<Void>)? = nil,
     removeExpiredClosure: @escaping @Sendable () -> Future<Void> = { Future() },
-    sourceClosure: (@Sendable (Key) -> Future<CacheAnswer<Value>>)? = nil
+    sourceClosure: (@Sendable (Key) -> Future<CacheAnswer<Value>>)? = nil,
+    name: String = "BasicCache"
   ) {
+    self.levelName = name
+    self.identityObject = LevelIdentity()
     self.getClosure = getClosure
     self.setClosure = setClosure
     self.clearClosure = clearClosure
@@ -59,7 +67,7 @@ public struct BasicCache<Key: Sendable, Value: Sendable>: CacheLevel {
     self.sourceClosure =
       sourceClosure ?? { key in
         getClosure(key).map {
-          CacheAnswer(value: $0, source: "BasicCache", wasWrittenBack: false, isNamed: false)
+          CacheAnswer(value: $0, source: name, wasWrittenBack: false, isNamed: false)
         }
       }
     self.expiringSetClosure =
@@ -142,7 +150,19 @@ extension BasicCache {
       removeClosure: remove ?? { level.remove($0) },
       expiringSetClosure: expiringSet ?? { level.set($0, forKey: $1, expiry: $2) },
       removeExpiredClosure: { level.removeExpired() },
-      sourceClosure: getWithSource ?? { level.getWithSource($0) }
+      sourceClosure: getWithSource ?? { level.getWithSource($0) },
+      name: level.levelName
     )
   }
+}
+
+extension BasicCache: LoadIdentified {
+  var identity: ObjectIdentifier { ObjectIdentifier(identityObject) }
+}
+
+/// An object whose only use is its identity.
+@usableFromInline
+final class LevelIdentity: Sendable {
+  @usableFromInline
+  init() {}
 }

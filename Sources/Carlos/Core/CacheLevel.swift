@@ -59,11 +59,27 @@ public protocol CacheLevel<KeyType, OutputType>: Sendable {
   /// Removes every value the level stores.
   func clear()
 
+  /// The name of the level in ``getWithSource(_:)`` answers, statistics and log
+  /// messages: the name given with ``CacheLevel/named(_:)`` or, by default, the
+  /// level's type name without generic arguments.
+  var levelName: String { get }
+
   /// Tells the level that memory is short, so it can drop what it holds in memory.
   func onMemoryWarning()
 }
 
 extension CacheLevel {
+  /// The level's type name without generic arguments.
+  public var levelName: String { Self.unnamedSource }
+
+  /// Fails with ``FetchError/removeNotSupported`` and removes nothing: a level
+  /// written before `remove(_:)` existed (Carlos 0.x) keeps compiling and says
+  /// honestly that it cannot remove one value. Implement `remove(_:)` to support it.
+  @discardableResult
+  public func remove(_ key: KeyType) -> Future<Void> {
+    Future(FetchError.removeNotSupported)
+  }
+
   /// Stores `value` when `expiry` is ``Expiry/never``; otherwise removes any older
   /// value for `key` and fails with ``FetchError/expiryNotSupported``: a level that
   /// cannot expire values must not keep one longer than asked.

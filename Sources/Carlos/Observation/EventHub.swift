@@ -37,7 +37,10 @@ final class EventHub<Key: Sendable>: Sendable {
       return state.next
     }
     count.wrappingAdd(1, ordering: .relaxed)
-    return ObservationToken { [self] in
+    // Weak: a token (or an event stream) must not keep a released level's hub alive;
+    // releasing the hub releases its observers, which ends their streams.
+    return ObservationToken { [weak self] in
+      guard let self else { return }
       let removed = observers.withLock { $0.all.removeValue(forKey: id) }
       if removed != nil { count.wrappingSubtract(1, ordering: .relaxed) }
     }

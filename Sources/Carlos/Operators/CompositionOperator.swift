@@ -25,3 +25,26 @@ public func >>> <Upper: CacheLevel>(
 ) -> BasicCache<Upper.KeyType, Upper.OutputType> {
   upper.compose(fetch)
 }
+
+/// Composes an async function, standing in for a level, with a lower level:
+/// `load >>> disk`. The function is a ``BasicFetcher`` named `closure`.
+@inlinable
+public func >>> <Lower: CacheLevel>(
+  fetch: @escaping @Sendable (Lower.KeyType) async throws -> Lower.OutputType,
+  lower: Lower
+) -> BasicCache<Lower.KeyType, Lower.OutputType> {
+  BasicFetcher(fetch: fetch).compose(lower)
+}
+
+/// Composes a level with an async function that answers the gets the level misses:
+/// `memory >>> disk >>> load`, or `memory >>> { id in try await api.profile(id) }`.
+///
+/// Each miss starts the function at once on the calling thread; cancelling the get
+/// cancels its task. The function accepts `set` as a successful no-op.
+@inlinable
+public func >>> <Upper: CacheLevel>(
+  upper: Upper,
+  fetch: @escaping @Sendable (Upper.KeyType) async throws -> Upper.OutputType
+) -> BasicCache<Upper.KeyType, Upper.OutputType> {
+  upper.compose(BasicFetcher(fetch: fetch))
+}

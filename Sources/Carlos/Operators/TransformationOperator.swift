@@ -16,6 +16,15 @@ public func =>> <NewKey: Sendable, Level: CacheLevel>(
   cache.transformKeys(transform)
 }
 
+/// Transforms the keys of a level with an async function: `{ id in try await lookUp(id) } =>> cache`.
+@inlinable
+public func =>> <NewKey: Sendable, Level: CacheLevel>(
+  transform: @escaping @Sendable (NewKey) async throws -> Level.KeyType,
+  cache: Level
+) -> BasicCache<NewKey, Level.OutputType> {
+  cache.transformKeys(transform)
+}
+
 /// Transforms the values of a level both ways: `cache =>> transformer`.
 @inlinable
 public func =>> <Level: CacheLevel, Transformer: TwoWayTransformer>(
@@ -50,6 +59,15 @@ where Transformer.TypeIn == Source.OutputType {
 public func =>> <Source: Fetcher, NewValue: Sendable>(
   fetcher: Source,
   transform: @escaping @Sendable (Source.OutputType) -> Future<NewValue>
+) -> BasicFetcher<Source.KeyType, NewValue> {
+  fetcher.transformValues(transform)
+}
+
+/// Transforms the values of a fetcher with an async function: `fetcher =>> { data in try await decode(data) }`.
+@inlinable
+public func =>> <Source: Fetcher, NewValue: Sendable>(
+  fetcher: Source,
+  transform: @escaping @Sendable (Source.OutputType) async throws -> NewValue
 ) -> BasicFetcher<Source.KeyType, NewValue> {
   fetcher.transformValues(transform)
 }

@@ -2,14 +2,16 @@
 ///
 /// ```swift
 /// let cache = memory.recordingStatistics("memory") >>> disk.recordingStatistics("disk") >>> network
-/// let answer = try await cache.getWithSource(url).value
+/// let answer = try await cache.getWithSource(url)
 /// print("\(answer.source) answered; copied into the levels above: \(answer.wasWrittenBack)")
 /// ```
 public struct CacheAnswer<Value: Sendable>: Sendable {
   /// The value.
   public var value: Value
-  /// The name of the level that produced the value: the name given to
-  /// ``CacheLevel/recordingStatistics(_:)`` or, for a level without one, its type's name.
+  /// The name of the level that produced the value: the name given with
+  /// ``CacheLevel/named(_:)`` or ``CacheLevel/recordingStatistics(_:)`` or, for a level
+  /// without one, its ``CacheLevel/levelName`` (its type's name; `closure` for a
+  /// closure or async function standing in for a level).
   public var source: String
   /// Whether the value was written into the levels above the one that produced it.
   public var wasWrittenBack: Bool
@@ -53,7 +55,7 @@ extension CacheLevel {
   /// Answers like ``CacheLevel/get(_:)``, naming this level as the source.
   public func getWithSource(_ key: KeyType) -> Future<CacheAnswer<OutputType>> {
     get(key).map {
-      CacheAnswer(value: $0, source: Self.unnamedSource, wasWrittenBack: false, isNamed: false)
+      CacheAnswer(value: $0, source: levelName, wasWrittenBack: false, isNamed: false)
     }
   }
 }

@@ -16,6 +16,9 @@ public final class StatisticsCache<Inner: CacheLevel>: CacheLevel, CacheStatisti
   public let inner: Inner
   /// The name the statistics are reported under.
   public let name: String
+
+  /// The name the statistics are reported under (see ``CacheLevel/levelName``).
+  public var levelName: String { name }
   @usableFromInline let recorder = StatisticsRecorder()
 
   /// Creates a level that records the statistics of `inner` under `name`.
@@ -111,5 +114,11 @@ extension CacheLevel {
   /// ```
   public func recordingStatistics(_ name: String) -> StatisticsCache<Self> {
     StatisticsCache(self, name: name)
+  }
+
+  /// Returns a level that records the statistics of this one under its
+  /// ``CacheLevel/levelName`` (the name given with ``CacheLevel/named(_:)``, if any).
+  public func recordingStatistics() -> StatisticsCache<Self> {
+    StatisticsCache(self, name: levelName)
   }
 }

@@ -13,6 +13,23 @@ public struct TwoWayTransformationBox<TypeIn: Sendable, TypeOut: Sendable>: TwoW
     inverseTransformClosure = inverseTransform
   }
 
+  /// Creates a transformer from two async functions, each started at once on the
+  /// calling thread:
+  ///
+  /// ```swift
+  /// let json = TwoWayTransformationBox<Data, Profile>(
+  ///   transform: { data in try JSONDecoder().decode(Profile.self, from: data) },
+  ///   inverseTransform: { profile in try JSONEncoder().encode(profile) })
+  /// ```
+  @inlinable
+  public init(
+    transform: @escaping @Sendable (TypeIn) async throws -> TypeOut,
+    inverseTransform: @escaping @Sendable (TypeOut) async throws -> TypeIn
+  ) {
+    transformClosure = { value in startAsync { try await transform(value) } }
+    inverseTransformClosure = { value in startAsync { try await inverseTransform(value) } }
+  }
+
   /// Creates a box with the two directions of `transformer`.
   @inlinable
   public init<Transformer: TwoWayTransformer>(_ transformer: Transformer)

@@ -11,7 +11,7 @@ struct CoherenceTests {
     let fetch = Promise<String>()
     let cache = memory >>> { _ in fetch.future }
     let get: Future<_> = cache.get("k")
-    try await try await cache.set("new-set-by-user", forKey: "k")
+    try await cache.set("new-set-by-user", forKey: "k")
     fetch.succeed("old-from-network")
     #expect(try await get.value == "old-from-network")
     #expect(memory.get("k").result?.value == "new-set-by-user")
@@ -23,7 +23,7 @@ struct CoherenceTests {
     let fetch = Promise<String>()
     let cache = memory >>> { _ in fetch.future }
     let get: Future<_> = cache.get("k")
-    try await try await cache.remove("k")
+    try await cache.remove("k")
     fetch.succeed("old")
     _ = try await get.value
     #expect(memory.get("k").result?.error as? FetchError == .valueNotInCache)

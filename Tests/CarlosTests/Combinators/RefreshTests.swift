@@ -120,7 +120,7 @@ struct RefreshTests {
       capacity: 1_000, expiration: .afterWrite(.seconds(100)), clock: clock)
     let lower = HeldLevel()
     let cache = memory.refreshing(from: lower, after: .seconds(60), clock: clock)
-    try await try await memory.set("v1", forKey: "k")
+    try await memory.set("v1", forKey: "k")
     clock.advance(by: .seconds(100))
     let get: Future<_> = cache.get("k")
     #expect(!get.isCompleted)
@@ -133,7 +133,7 @@ struct RefreshTests {
     let memory = MemoryCacheLevel<String, String>(capacity: 1_000, clock: clock)
     let lower = SpyLevel<String, String>(["k": "x"])
     let cache = memory.refreshing(from: lower, after: .seconds(1), clock: clock)
-    try await try await memory.set("x", forKey: "k")
+    try await memory.set("x", forKey: "k")
     _ = try? await cache.remove("k").value
     #expect(memory.count == 0 && lower.removes == ["k"])
     cache.clear()

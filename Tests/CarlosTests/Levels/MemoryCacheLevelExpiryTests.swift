@@ -223,7 +223,7 @@ struct MemoryCacheLevelExpiryTests {
     #expect(await waitUntilCompleted(futures))
     #expect(level.totalCost <= 500)
     clock.advance(by: .seconds(1))
-    try await try await level.removeExpired()
+    try await level.removeExpired()
     #expect(level.count == 0)
   }
 }

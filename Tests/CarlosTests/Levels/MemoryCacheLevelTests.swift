@@ -329,7 +329,7 @@ struct MemoryCacheLevelConcurrencyTests {
   @Test("an update by a value of the same cost does not wait for the policy's lock")
   func sameCostUpdateSkipsPolicyLock() async throws {
     let level = MemoryCacheLevel<Int, Int>(capacity: 10)
-    try await try await level.set(1, forKey: 1)
+    try await level.set(1, forKey: 1)
     let updated = Lock(false)
     await onThreads(1) { _ in
       let done = DispatchSemaphore(value: 0)

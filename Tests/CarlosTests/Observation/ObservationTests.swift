@@ -18,13 +18,13 @@ struct ObservationTests {
     let memory = MemoryCacheLevel<Int, Int>(capacity: 2, policy: .lru, clock: clock)
     let log = EventLog<Int>()
     let token = memory.observe { log.append($0) }
-    try await try await memory.set(1, forKey: 1)
-    try await try await memory.set(2, forKey: 2, expiry: .after(.seconds(1)))
-    try await try await memory.set(3, forKey: 3)  // evicts 1
-    try await try await memory.remove(3)
-    try await try await memory.remove(3)  // nothing to remove: no event
+    try await memory.set(1, forKey: 1)
+    try await memory.set(2, forKey: 2, expiry: .after(.seconds(1)))
+    try await memory.set(3, forKey: 3)  // evicts 1
+    try await memory.remove(3)
+    try await memory.remove(3)  // nothing to remove: no event
     clock.advance(by: .seconds(2))
-    _ = try? await try? await memory.get(2)
+    _ = try? await memory.get(2)
     memory.clear()
     memory.onMemoryWarning()
     await memory.eventsDelivered()
@@ -41,10 +41,10 @@ struct ObservationTests {
     let memory = MemoryCacheLevel<String, Int>(capacity: 100)
     let log = EventLog<String>()
     let token = memory.observe(key: "a") { log.append($0) }
-    try await try await memory.set(1, forKey: "a")
-    try await try await memory.set(2, forKey: "b")
-    try await try await memory.remove("b")
-    try await try await memory.remove("a")
+    try await memory.set(1, forKey: "a")
+    try await memory.set(2, forKey: "b")
+    try await memory.remove("b")
+    try await memory.remove("a")
     memory.clear()
     await memory.eventsDelivered()
     #expect(log.all == [.set("a"), .removed("a"), .cleared])
@@ -58,11 +58,11 @@ struct ObservationTests {
     let dropped = EventLog<Int>()
     let token = memory.observe { cancelled.append($0) }
     var other: ObservationToken? = memory.observe { dropped.append($0) }
-    try await try await memory.set(1, forKey: 1)
+    try await memory.set(1, forKey: 1)
     await memory.eventsDelivered()
     token.cancel()
     other = nil
-    try await try await memory.set(2, forKey: 2)
+    try await memory.set(2, forKey: 2)
     await memory.eventsDelivered()
     #expect(cancelled.all == [.set(1)])
     #expect(dropped.all == [.set(1)])
@@ -78,7 +78,7 @@ struct ObservationTests {
         seen.append(.set(value))
       }
     }
-    try await try await memory.set(5, forKey: 1)
+    try await memory.set(5, forKey: 1)
     await memory.eventsDelivered()
     #expect(seen.all == [.set(5)])
     withExtendedLifetime(token) {}

@@ -15,7 +15,7 @@ struct GetWithSourceTests {
   @Test("a composition names the level that had the value, and whether it was written back")
   func composed() async throws {
     let cache = cache()
-    try await try await disk.set("on disk", forKey: "d")
+    try await disk.set("on disk", forKey: "d")
     let fromNetwork = try await cache.getWithSource("n")
     #expect(fromNetwork.value == "fetched n")
     #expect(fromNetwork.source == "BasicFetcher")
@@ -31,14 +31,14 @@ struct GetWithSourceTests {
     let fetch = Promise<String>()
     let cache = memory.recordingStatistics("memory") >>> { _ in fetch.future }
     let answer: Future<_> = cache.getWithSource("k")
-    try await try await cache.set("newer", forKey: "k")
+    try await cache.set("newer", forKey: "k")
     fetch.succeed("older")
     #expect(try await answer.value.wasWrittenBack == false)
   }
 
   @Test("transformations keep the source; an unnamed level is named by its type")
   func throughCombinators() async throws {
-    try await try await memory.set("42", forKey: "#7")
+    try await memory.set("42", forKey: "#7")
     let cache =
       { (key: Int) in Future("#\(key)") } =>> memory
       =>> TwoWayTransformationBox<String, Int>(

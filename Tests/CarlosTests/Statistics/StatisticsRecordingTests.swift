@@ -59,7 +59,7 @@ struct StatisticsRecordingTests {
     network.succeed("fetched")
     failing.fail(TestError(1))
     _ = await waitUntilCompleted([first, second])
-    _ = try? await try? await cache.get("a")
+    _ = try? await cache.get("a")
     #expect(memory.name == "memory")
     #expect(memory.statistics.hitCount == 1)
     #expect(memory.statistics.missCount == 2)

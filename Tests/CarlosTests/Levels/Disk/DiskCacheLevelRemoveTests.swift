@@ -105,7 +105,7 @@ struct DiskCacheLevelRemoveTests {
               last[key] = .some(nil)
             }
             let other = "w\(Int.random(in: 0..<writers, using: &generator))-k0"
-            _ = try? await try? await level.get(other)
+            _ = try? await level.get(other)
           }
           for future in futures { _ = try? await future.value }
           return last

@@ -1,0 +1,146 @@
+extension CacheLevel where KeyType: Hashable {
+  /// The value stored under `key` or, on a miss, the one `loader` produces, which
+  /// is stored into this level (until the expiry the loader gives) before the future
+  /// succeeds.
+  ///
+  /// Concurrent callers that miss the same key of the same level share one load:
+  /// `loader` runs once per key at a time. This holds for every built-in level and
+  /// every combinator (their results are one level each, however often they are
+  /// copied); a level type of your own that is a `struct` shares loads once wrapped:
+  /// keep `myLevel.named("mine")` and call it. Each caller can cancel its own future
+  /// alone; the load is cancelled when every caller waiting for it has cancelled. A
+  /// load that fails fails every caller waiting for it and stores nothing; the next
+  /// miss loads again. A value that cannot be stored is still returned (the failure
+  /// is logged).
+  ///
+  /// ```swift
+  /// let profile = try await cache.get("user:42", orLoad: { key in
+  ///   Loaded(try await api.profile(key), expiry: .after(.seconds(60)))
+  /// })
+  /// ```
+  public func get(
+    _ key: KeyType, orLoad loader: @escaping @Sendable (KeyType) -> Future<Loaded<OutputType>>
+  ) -> Future<OutputType> {
+    let first: Future<OutputType> = get(key)
+    if case .success? = first.result { return first }
+    let caller = Promise<OutputType>()
+    caller.onCancel { first.cancel() }
+    first.onCompletion { result in
+      switch result {
+      case .success(let value): caller.succeed(value)
+      case .cancelled: caller.cancel()
+      case .error: self.load(key, with: loader, for: caller)
+      }
+    }
+    return caller.future
+  }
+
+  /// ``get(_:orLoad:)-(KeyType,@Sendable (KeyType) -> Future<Loaded<OutputType>>)`` with
+  /// a loader whose values are stored under the level's own expiration policy.
+  public func get(
+    _ key: KeyType, orLoad loader: @escaping @Sendable (KeyType) -> Future<OutputType>
+  ) -> Future<OutputType> {
+    get(key, orLoad: { key in loader(key).map { Loaded($0) } })
+  }
+
+  /// ``get(_:orLoad:)-(KeyType,@Sendable (KeyType) -> Future<Loaded<OutputType>>)`` with
+  /// an async loader, started at once on the calling thread of the first miss;
+  /// cancelling the load cancels its task.
+  public func get(
+    _ key: KeyType, orLoad loader: @escaping @Sendable (KeyType) async throws -> OutputType
+  ) -> Future<OutputType> {
+    get(key, orLoad: { key in startAsync { Loaded(try await loader(key)) } })
+  }
+
+  /// ``get(_:orLoad:)-(KeyType,@Sendable (KeyType) -> Future<Loaded<OutputType>>)`` with
+  /// an async loader that also says how long its value may be kept.
+  public func get(
+    _ key: KeyType, orLoad loader: @escaping @Sendable (KeyType) async throws -> Loaded<OutputType>
+  ) -> Future<OutputType> {
+    get(key, orLoad: { key in startAsync { try await loader(key) } })
+  }
+
+  /// The async form of ``get(_:orLoad:)-(KeyType,@Sendable (KeyType) async throws -> OutputType)``:
+  /// the value stored or loaded; cancelling the awaiting task cancels this caller's wait.
+  public func get(
+    _ key: KeyType, orLoad loader: @escaping @Sendable (KeyType) async throws -> OutputType
+  ) async throws -> OutputType {
+    let request: Future<OutputType> = get(key, orLoad: loader)
+    return try await request.value
+  }
+
+  /// The async form of ``get(_:orLoad:)-(KeyType,@Sendable (KeyType) async throws -> Loaded<OutputType>)``.
+  public func get(
+    _ key: KeyType, orLoad loader: @escaping @Sendable (KeyType) async throws -> Loaded<OutputType>
+  ) async throws -> OutputType {
+    let request: Future<OutputType> = get(key, orLoad: loader)
+    return try await request.value
+  }
+
+  /// Loads `key` for `caller`, sharing a load in flight of this level when there is one.
+  private func load(
+    _ key: KeyType, with loader: @escaping @Sendable (KeyType) -> Future<Loaded<OutputType>>,
+    for caller: Promise<OutputType>
+  ) {
+    guard let identity = loadIdentity else {
+      let request = loader(key)
+      caller.onCancel { request.cancel() }
+      request.onCompletion { result in self.store(result, key: key) { caller.complete($0) } }
+      return
+    }
+    let loads = InFlightLoads.all
+    let id = InFlightLoads.ID(level: identity, key: AnyHashable(key))
+    let (load, shared, isNew): (InFlightLoads.Load, Promise<OutputType>, Bool) = loads.join(id)
+    shared.future.onCompletion { caller.complete($0) }
+    caller.onCancel { if loads.leave(id, load) { shared.cancel() } }
+    guard isNew else { return }
+    let request = loader(key)
+    shared.onCancel { request.cancel() }
+    request.onCompletion { result in
+      self.store(result, key: key) { outcome in
+        loads.finish(id, load)
+        shared.complete(outcome)
+      }
+    }
+  }
+
+  /// Stores a successful load, then reports the caller's outcome to `done`.
+  private func store(
+    _ result: FutureResult<Loaded<OutputType>>, key: KeyType,
+    then done: @escaping @Sendable (FutureResult<OutputType>) -> Void
+  ) {
+    switch result {
+    case .success(let loaded):
+      let stored: Future<Void>
+      if case .never = loaded.expiry {
+        stored = set(loaded.value, forKey: key)
+      } else {
+        stored = set(loaded.value, forKey: key, expiry: loaded.expiry)
+      }
+      stored.onCompletion { outcome in
+        if case .error(let error) = outcome {
+          Logger.log(
+            "Could not store a loaded value: \(error)", .warning,
+            metadata: ["level": self.levelName, "key": "\(key)"])
+        }
+        done(.success(loaded.value))
+      }
+    case .error(let error): done(.error(error))
+    case .cancelled: done(.cancelled)
+    }
+  }
+
+  /// What tells this level apart from others for sharing loads: its object for a
+  /// class, the shared identity of a ``BasicCache``; `nil` for other value types.
+  var loadIdentity: ObjectIdentifier? {
+    if let identified = self as? any LoadIdentified { return identified.identity }
+    if Self.self is AnyClass { return ObjectIdentifier(self as AnyObject) }
+    return nil
+  }
+}
+
+/// A level value whose copies are one level for sharing loads.
+protocol LoadIdentified {
+  /// The identity its copies share.
+  var identity: ObjectIdentifier { get }
+}
