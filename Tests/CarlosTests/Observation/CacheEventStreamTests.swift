@@ -1,0 +1,53 @@
+@testable import Carlos
+import Foundation
+import Testing
+
+@Suite("Observations as an AsyncSequence")
+struct CacheEventStreamTests {
+  @Test("events() yields the level's events in order")
+  func yieldsEvents() async throws {
+    let memory = MemoryCacheLevel<String, String>()
+    let events = memory.events()
+    try await memory.set("v", forKey: "a")
+    try await memory.remove("a")
+    var iterator = events.makeAsyncIterator()
+    #expect(await iterator.next() == .set("a"))
+    #expect(await iterator.next() == .removed("a"))
+  }
+
+  @Test("events(forKey:) yields only that key's events")
+  func oneKey() async throws {
+    let memory = MemoryCacheLevel<String, String>()
+    let events = memory.events(forKey: "b")
+    try await memory.set("v", forKey: "a")
+    try await memory.set("v", forKey: "b")
+    var iterator = events.makeAsyncIterator()
+    #expect(await iterator.next() == .set("b"))
+  }
+
+  @Test("the sequence ends when the consuming task is cancelled", .timeLimit(.minutes(1)))
+  func endsWithTheTask() async throws {
+    let memory = MemoryCacheLevel<String, String>()
+    let consumer = Task {
+      var count = 0
+      for await _ in memory.events() { count += 1 }
+      return count
+    }
+    #expect(await eventually { memory.hub.isObserved })
+    consumer.cancel()
+    _ = await consumer.value
+    #expect(!memory.hub.isObserved)
+  }
+
+  @Test("the sequence ends when the level is released", .timeLimit(.minutes(1)))
+  func endsWithTheLevel() async throws {
+    var memory: MemoryCacheLevel<String, String>? = MemoryCacheLevel()
+    let events = memory!.events()
+    try await memory!.set("v", forKey: "a")
+    await memory!.eventsDelivered()
+    memory = nil
+    var seen: [CacheEvent<String>] = []
+    for await event in events { seen.append(event) }
+    #expect(seen == [.set("a")])
+  }
+}
