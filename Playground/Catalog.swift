@@ -6,6 +6,7 @@ let catalog: [Example] = [
   .futures,
   .futureCombinators,
   .asyncAwait,
+  .asyncLevels,
   .customLevel,
   .composition,
   .closures,

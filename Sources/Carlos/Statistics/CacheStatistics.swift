@@ -14,7 +14,10 @@ public struct CacheStatistics: Sendable, Hashable, CustomStringConvertible {
   public var hitCount: Int
   /// Gets answered without a value.
   public var missCount: Int
-  /// Loads (gets that had to wait for their answer) that produced a value.
+  /// Loads that produced a value. A load is a get of this level whose answer did not
+  /// come at once (a disk read in flight, a network request, an async function); a
+  /// memory level answers at once and records none. To count an origin's fetches in
+  /// `memory >>> origin`, record the origin or the whole composition.
   public var loadSuccessCount: Int
   /// Loads that failed.
   public var loadFailureCount: Int

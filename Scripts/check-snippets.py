@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Type-checks every Swift snippet of the documentation.
+
+Extracts each ```swift block from README.md, MIGRATION.md, Integrations/README.md
+and the DocC articles, and type-checks it as the main file of a program (one without
+an import line as if it began with `import Carlos`), next to
+Scripts/Snippets/Prelude.swift (the names a snippet uses as "yours": an origin, a
+token...). A snippet that starts with `// swift-tools-version` is a package manifest
+and is checked against PackageDescription. Snippets see the Integrations modules too
+(build that package first: `swift build --package-path Integrations`).
+
+    Scripts/check-snippets.py            # after `swift build` (and the Integrations build)
+    Scripts/check-snippets.py --list     # print the snippets it finds
+
+Exits non-zero, printing the compiler's errors, when a snippet does not compile or
+draws a warning (such as an `await` on a call that does not wait).
+"""
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PRELUDE = os.path.join(ROOT, "Scripts", "Snippets", "Prelude.swift")
+MANIFEST_API = "/opt/swift/usr/lib/swift/pm/ManifestAPI"
+
+
+def documents():
+    names = ["README.md", "MIGRATION.md", "Integrations/README.md"]
+    names += sorted(glob.glob("Sources/*/*.docc/*.md", root_dir=ROOT))
+    return [n for n in names if os.path.exists(os.path.join(ROOT, n))]
+
+
+def snippets(name):
+    text = open(os.path.join(ROOT, name)).read()
+    for match in re.finditer(r"^( *)```swift\n(.*?)^\1```", text, re.S | re.M):
+        line = text[: match.start()].count("\n") + 2
+        indent = len(match.group(1))
+        code = "\n".join(l[indent:] for l in match.group(2).split("\n"))
+        yield line, code
+
+
+def swiftc():
+    return os.environ.get("SWIFTC", "swiftc")
+
+
+def module_paths():
+    return [os.path.join(ROOT, ".build", "debug", "Modules"),
+            os.path.join(ROOT, "Integrations", ".build", "debug", "Modules")]
+
+
+def check(name, line, code, scratch):
+    main = os.path.join(scratch, "main.swift")
+    if not re.search(r"^(@testable )?import ", code, re.M) and "swift-tools-version" not in code:
+        code = "import Carlos\n" + code  # the stated prelude of a snippet without imports
+    with open(main, "w") as f:
+        f.write(code)
+    if code.lstrip().startswith("// swift-tools-version"):
+        command = [swiftc(), "-typecheck", "-swift-version", "6", "-I", MANIFEST_API,
+                   "-package-description-version", "6.0", main]
+    else:
+        # Deprecated spellings stay warnings: MIGRATION.md shows them on purpose.
+        command = [swiftc(), "-typecheck", "-swift-version", "6", "-warnings-as-errors",
+                   "-Wwarning", "DeprecatedDeclaration", "-module-name", "Snippet"]
+        for path in module_paths():
+            command += ["-I", path]
+        command += [PRELUDE, main]
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        print(f"✘ {name}:{line} does not compile:")
+        print(result.stdout + result.stderr)
+        return False
+    return True
+
+
+def main():
+    listing = "--list" in sys.argv
+    total = failed = 0
+    with tempfile.TemporaryDirectory() as scratch:
+        for name in documents():
+            for line, code in snippets(name):
+                total += 1
+                if listing:
+                    print(f"==== {name}:{line}\n{code}")
+                elif not check(name, line, code, scratch):
+                    failed += 1
+    if not listing:
+        print(f"{total - failed} of {total} snippets compile")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
