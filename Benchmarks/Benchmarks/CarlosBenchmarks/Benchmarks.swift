@@ -22,4 +22,5 @@ let benchmarks: @Sendable () -> Void = {
   diskBaselineBenchmarks()
   diskLevelBenchmarks()
   poolBenchmarks()
+  asyncBenchmarks()
 }
