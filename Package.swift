@@ -7,15 +7,20 @@ let package = Package(
   products: [
     .library(name: "Carlos", targets: ["Carlos"]),
     .library(name: "PiedPiper", targets: ["PiedPiper"]),
+    .library(name: "CarlosCompatibility", targets: ["CarlosCompatibility"]),
+    .library(name: "PiedPiperCompatibility", targets: ["PiedPiperCompatibility"]),
     .executable(name: "Playground", targets: ["Playground"]),
   ],
   targets: [
     .target(name: "PiedPiper"),
     .target(name: "Carlos", dependencies: ["PiedPiper"]),
+    .target(name: "PiedPiperCompatibility", dependencies: ["PiedPiper"]),
+    .target(name: "CarlosCompatibility", dependencies: ["Carlos", "PiedPiperCompatibility"]),
     .target(name: "CarlosTestServer", dependencies: ["PiedPiper"]),
     .executableTarget(
       name: "Playground", dependencies: ["Carlos", "CarlosTestServer"], path: "Playground"),
     .testTarget(name: "PiedPiperTests", dependencies: ["PiedPiper"]),
+    .testTarget(name: "CompatibilityTests", dependencies: ["CarlosCompatibility"]),
     .target(
       name: "DiskCrashSupport", dependencies: ["Carlos"], path: "Tests/Support/DiskCrashSupport"),
     .executableTarget(

@@ -13,21 +13,21 @@ import Logging
 /// `carlos.key` (other entries under `carlos.<name>`).
 public enum CarlosLogHandler {
   /// Sends every Carlos message to `logger` from now on (replacing
-  /// `Carlos.Logger.recordOutput`).
+  /// `CarlosLogger.recordOutput`).
   public static func route(to logger: Logging.Logger) {
-    Carlos.Logger.recordOutput = { record in
+    CarlosLogger.recordOutput = { record in
       logger.log(
         level: level(for: record.level), "\(record.message)", metadata: metadata(for: record))
     }
   }
 
-  /// Stops routing: Carlos messages go to `Carlos.Logger.output` again.
+  /// Stops routing: Carlos messages go to `CarlosLogger.output` again.
   public static func stopRouting() {
-    Carlos.Logger.recordOutput = nil
+    CarlosLogger.recordOutput = nil
   }
 
   /// The swift-log level of a Carlos level.
-  public static func level(for level: Carlos.Logger.Level) -> Logging.Logger.Level {
+  public static func level(for level: CarlosLogger.Level) -> Logging.Logger.Level {
     switch level {
     case .debug: return .debug
     case .info: return .info
@@ -37,7 +37,7 @@ public enum CarlosLogHandler {
   }
 
   /// The swift-log metadata of a Carlos record: each entry under `carlos.<name>`.
-  public static func metadata(for record: Carlos.Logger.Record) -> Logging.Logger.Metadata {
+  public static func metadata(for record: CarlosLogger.Record) -> Logging.Logger.Metadata {
     var metadata = Logging.Logger.Metadata()
     for (name, value) in record.metadata { metadata["carlos.\(name)"] = .string(value) }
     return metadata

@@ -171,7 +171,7 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
     state.withLock { state in
       guard state.isOpen, state.versions[stripe(key)] == version else { return }
       upper.set(value, forKey: key).onFailure { error in
-        Carlos.Logger.log(
+        CarlosLogger.log(
           "Could not copy a value into the upper level: \(error)", .warning,
           metadata: ["level": "\(Upper.self)", "key": "\(key)"])
       }

@@ -235,7 +235,7 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
   /// Deletes every row of the level's namespace (and no other); a failure is logged.
   public func clear() {
     clearAll().onFailure { [name] error in
-      Carlos.Logger.log(
+      CarlosLogger.log(
         "Could not clear PostgreSQL namespace: \(error)", .error, metadata: ["level": name])
     }
   }
@@ -321,7 +321,7 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
     enforceCapacity().onCompletion { [self] result in
       counters.withLock { $0.enforcing = false }
       if case .error(let error) = result {
-        Carlos.Logger.log(
+        CarlosLogger.log(
           "Could not enforce the PostgreSQL cache capacity: \(error)", .warning,
           metadata: ["level": name])
       }

@@ -58,7 +58,7 @@ public final class PostgresInvalidationListener: Sendable {
             started()
             for try await notification in notices {
               guard let notice = InvalidationNotice(payload: notification.payload) else {
-                Carlos.Logger.log("Ignored a malformed invalidation notice", .warning)
+                CarlosLogger.log("Ignored a malformed invalidation notice", .warning)
                 continue
               }
               publish(.notice(notice))
@@ -67,7 +67,7 @@ public final class PostgresInvalidationListener: Sendable {
         }
       } catch {
         if !Task.isCancelled {
-          Carlos.Logger.log(
+          CarlosLogger.log(
             "Invalidation listener lost its connection: \(String(reflecting: error))", .warning,
             metadata: ["level": "PostgresInvalidationListener"])
         }

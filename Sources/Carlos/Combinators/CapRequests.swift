@@ -63,7 +63,7 @@ public final class RequestCapperCache<Inner: CacheLevel>: CacheLevel {
     self.inner = inner
     self.limit = limit
     if limit < 1 {
-      Logger.log(RequestCapperError.invalidLimit(limit).description, .error)
+      CarlosLogger.log(RequestCapperError.invalidLimit(limit).description, .error)
     }
   }
 

@@ -181,7 +181,7 @@ func writeBack<Upper: CacheLevel>(
 ) -> Bool {
   let stored = versions.ifUnchanged(key, since: version) { upper.set(value, forKey: key) }
   stored?.onFailure { error in
-    Logger.log(
+    CarlosLogger.log(
       "Could not store a fetched value in the upper level: \(error)", .warning,
       metadata: ["level": upper.levelName, "key": "\(key)"])
   }

@@ -85,11 +85,11 @@ where Upper.KeyType: Hashable, Lower.KeyType == Upper.KeyType, Lower.OutputType 
       case .success(let value):
         writeBack(value, key: key, into: upper, ifUnchangedSince: version, versions: versions)
       case .error(let error):
-        Logger.log(
+        CarlosLogger.log(
           "Refreshing a value failed; the old value is kept: \(error)", .warning,
           metadata: ["key": "\(key)"])
       case .cancelled:
-        Logger.log("Refreshing a value was cancelled; the old value is kept", .warning)
+        CarlosLogger.log("Refreshing a value was cancelled; the old value is kept", .warning)
       }
       _ = reloading.withLock { $0.remove(key) }
     }

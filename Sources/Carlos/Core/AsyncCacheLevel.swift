@@ -100,7 +100,7 @@ extension AsyncCacheLevel {
   /// Starts the async ``clear()-(Self)``; a failure is logged.
   public func clear() {
     startAsync { try await self.clear() }.onFailure { error in
-      Logger.log(
+      CarlosLogger.log(
         "Could not clear the level: \(error)", .warning, metadata: ["level": self.levelName])
     }
   }

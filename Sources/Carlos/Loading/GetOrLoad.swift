@@ -119,7 +119,7 @@ extension CacheLevel where KeyType: Hashable {
       }
       stored.onCompletion { outcome in
         if case .error(let error) = outcome {
-          Logger.log(
+          CarlosLogger.log(
             "Could not store a loaded value: \(error)", .warning,
             metadata: ["level": self.levelName, "key": "\(key)"])
         }

@@ -44,13 +44,13 @@ public final class MemoryPressureMonitor: Sendable {
   ) {
     let validThreshold = threshold.isNaN ? 0.9 : Swift.min(Swift.max(threshold, 0), 1)
     if validThreshold != threshold {
-      Logger.log(
+      CarlosLogger.log(
         "MemoryPressureMonitor threshold \(threshold) is not within 0...1; using \(validThreshold)",
         .warning)
     }
     let validInterval = pollingInterval.isNaN ? 5 : Swift.max(pollingInterval, 0.01)
     if validInterval != pollingInterval {
-      Logger.log(
+      CarlosLogger.log(
         "MemoryPressureMonitor polling interval \(pollingInterval) s is too short; using \(validInterval) s",
         .warning)
     }
@@ -112,7 +112,7 @@ public final class MemoryPressureMonitor: Sendable {
       return crossed
     }
     guard crossedUp else { return false }
-    Logger.log("Memory is short (\(current)); posting a memory warning", .warning)
+    CarlosLogger.log("Memory is short (\(current)); posting a memory warning", .warning)
     MemoryWarning.post(to: notificationCenter)
     return true
   }

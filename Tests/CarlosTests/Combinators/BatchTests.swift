@@ -22,6 +22,16 @@ struct BatchTests {
     #expect(batch.result?.value == ["x#0", "z#2"])
   }
 
+  @Test("batchGetSome leaves a cancelled request out like a failed one (Carlos 0.10's contract)")
+  func someLeavesCancelledOut() {
+    let probe = ProbeLevel<String>(.held)
+    let batch = probe.batchGetSome(["a", "b", "c"])
+    probe.complete(1, with: .cancelled)
+    probe.complete(2)
+    probe.complete(0)
+    #expect(batch.result?.value == ["a#0", "c#2"])
+  }
+
   @Test("batchGetSome of no keys succeeds with no values")
   func someEmpty() {
     #expect(SpyLevel<String, Int>().batchGetSome([]).result?.value == [])

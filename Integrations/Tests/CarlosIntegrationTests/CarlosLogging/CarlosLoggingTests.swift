@@ -35,10 +35,10 @@ struct CarlosLoggingTests {
     defer { CarlosLogHandler.stopRouting() }
     CarlosLogHandler.route(
       to: Logging.Logger(label: "test") { _ in CollectingLogHandler(store: store) })
-    Carlos.Logger.log("plain warning", .warning)
-    Carlos.Logger.log("with context", .error, metadata: ["level": "postgres", "key": "k"])
-    Carlos.Logger.log("debug note", .debug)
-    Carlos.Logger.log("info note", .info)
+    CarlosLogger.log("plain warning", .warning)
+    CarlosLogger.log("with context", .error, metadata: ["level": "postgres", "key": "k"])
+    CarlosLogger.log("debug note", .debug)
+    CarlosLogger.log("info note", .info)
     let entries = store.entries.withLock { $0 }.filter {
       $0.1.hasSuffix("warning") || $0.1.hasSuffix("context") || $0.1.hasSuffix("note")
     }

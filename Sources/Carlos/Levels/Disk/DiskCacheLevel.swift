@@ -119,7 +119,7 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     do {
       try createDirectory()
     } catch {
-      Logger.log("Disk cache folder \(self.path) is not usable yet: \(error)", .warning)
+      CarlosLogger.log("Disk cache folder \(self.path) is not usable yet: \(error)", .warning)
     }
     // Learn what earlier levels left in the folder. Reads may run meanwhile;
     // writes and clears queue behind the scan. A folder left
@@ -467,11 +467,11 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     case .failure(.missing):
       return coder.failed(FetchError.valueNotInCache)
     case .failure(.rejected(let reason, let identity)):
-      Logger.log("Disk cache removes \(filePath), not a cache file: \(reason)", .warning)
+      CarlosLogger.log("Disk cache removes \(filePath), not a cache file: \(reason)", .warning)
       if let identity { removeLater(name, ifStill: identity) }
       return coder.failed(FetchError.valueNotInCache)
     case .failure(.unreadable(let code)):
-      Logger.log("Disk cache could not read \(filePath): \(DiskFile.describe(code))", .warning)
+      CarlosLogger.log("Disk cache could not read \(filePath): \(DiskFile.describe(code))", .warning)
       return coder.failed(FetchError.valueNotInCache)
     }
 
@@ -481,7 +481,7 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     case .success(let valid):
       entry = valid
     case .failure(let corruption):
-      Logger.log("Disk cache removes corrupted file \(filePath) (\(corruption))", .warning)
+      CarlosLogger.log("Disk cache removes corrupted file \(filePath) (\(corruption))", .warning)
       removeLater(name, ifStill: contents.identity)
       return coder.failed(FetchError.valueNotInCache)
     }
@@ -495,7 +495,7 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
       return coder.failed(FetchError.valueNotInCache)
     }
     guard entry.encoding == coder.encoding else {
-      Logger.log("Disk cache removes \(filePath): stored with another encoding", .warning)
+      CarlosLogger.log("Disk cache removes \(filePath): stored with another encoding", .warning)
       removeLater(name, ifStill: contents.identity)
       return coder.failed(FetchError.invalidCachedData)
     }
@@ -515,7 +515,7 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     do {
       value = try coder.decode(payload)
     } catch {
-      Logger.log("Disk cache removes \(filePath): cannot decode \(Value.self): \(error)", .warning)
+      CarlosLogger.log("Disk cache removes \(filePath): cannot decode \(Value.self): \(error)", .warning)
       removeLater(name, ifStill: contents.identity)
       return coder.failed(FetchError.invalidCachedData)
     }

@@ -1,25 +1,25 @@
 import Carlos
 import Testing
 
-@Suite("Logger", .serialized)
-struct LoggerTests {
+@Suite("CarlosLogger", .serialized)
+struct CarlosLoggerTests {
   @Test("output is replaceable and receives message and level")
   func replaceableOutput() {
     let received = Lock<[String]>([])
-    let original = Logger.output
-    defer { Logger.output = original }
-    Logger.output = { message, level in received.withLock { $0.append("\(level): \(message)") } }
-    Logger.log("hello", .warning)
-    Logger.log("details")
+    let original = CarlosLogger.output
+    defer { CarlosLogger.output = original }
+    CarlosLogger.output = { message, level in received.withLock { $0.append("\(level): \(message)") } }
+    CarlosLogger.log("hello", .warning)
+    CarlosLogger.log("details")
     #expect(received.withLock { $0 } == ["warning: hello", "debug: details"])
   }
 
   @Test("a failed write-back is reported as a warning")
   func writeBackFailureIsLogged() {
-    let received = Lock<[Logger.Level]>([])
-    let original = Logger.output
-    defer { Logger.output = original }
-    Logger.output = { _, level in received.withLock { $0.append(level) } }
+    let received = Lock<[CarlosLogger.Level]>([])
+    let original = CarlosLogger.output
+    defer { CarlosLogger.output = original }
+    CarlosLogger.output = { _, level in received.withLock { $0.append(level) } }
     let upper = SpyLevel<String, Int>(setError: TestError(1))
     let lower = SpyLevel<String, Int>(["k": 1])
     #expect(Outcome((upper >>> lower).get("k")) == .success(1))
@@ -29,9 +29,9 @@ struct LoggerTests {
   @Test("a failed refresh is reported as a warning, and the old value is kept")
   func refreshFailureIsLogged() {
     let received = Lock<[String]>([])
-    let original = Logger.output
-    defer { Logger.output = original }
-    Logger.output = { message, level in received.withLock { $0.append("\(level): \(message)") } }
+    let original = CarlosLogger.output
+    defer { CarlosLogger.output = original }
+    CarlosLogger.output = { message, level in received.withLock { $0.append("\(level): \(message)") } }
     let clock = ManualClock()
     let memory = MemoryCacheLevel<String, Int>(capacity: 10, clock: clock)
     let cache = memory.refreshing(
@@ -45,23 +45,23 @@ struct LoggerTests {
   }
 }
 
-extension LoggerTests {
+extension CarlosLoggerTests {
   @Test("recordOutput, when set, receives messages with their metadata instead of output")
   func recordsCarryMetadata() {
-    let records = Lock<[Logger.Record]>([])
+    let records = Lock<[CarlosLogger.Record]>([])
     let plain = Lock<[String]>([])
-    let (originalOutput, originalRecords) = (Logger.output, Logger.recordOutput)
-    defer { (Logger.output, Logger.recordOutput) = (originalOutput, originalRecords) }
-    Logger.output = { message, _ in plain.withLock { $0.append(message) } }
-    Logger.recordOutput = { record in records.withLock { $0.append(record) } }
-    Logger.log("with context", .error, metadata: ["level": "disk", "key": "k"])
-    Logger.log("without context")
+    let (originalOutput, originalRecords) = (CarlosLogger.output, CarlosLogger.recordOutput)
+    defer { (CarlosLogger.output, CarlosLogger.recordOutput) = (originalOutput, originalRecords) }
+    CarlosLogger.output = { message, _ in plain.withLock { $0.append(message) } }
+    CarlosLogger.recordOutput = { record in records.withLock { $0.append(record) } }
+    CarlosLogger.log("with context", .error, metadata: ["level": "disk", "key": "k"])
+    CarlosLogger.log("without context")
     let mine = records.withLock { $0 }.filter { $0.message.hasSuffix("context") }
     #expect(
       mine == [
-        Logger.Record(
+        CarlosLogger.Record(
           message: "with context", level: .error, metadata: ["level": "disk", "key": "k"]),
-        Logger.Record(message: "without context", level: .debug),
+        CarlosLogger.Record(message: "without context", level: .debug),
       ])
     #expect(!plain.withLock { $0 }.contains { $0.hasSuffix("context") })
   }
@@ -69,20 +69,20 @@ extension LoggerTests {
   @Test("without recordOutput, messages with metadata still reach output")
   func outputStillWorks() {
     let plain = Lock<[String]>([])
-    let (originalOutput, originalRecords) = (Logger.output, Logger.recordOutput)
-    defer { (Logger.output, Logger.recordOutput) = (originalOutput, originalRecords) }
-    Logger.recordOutput = nil
-    Logger.output = { message, level in plain.withLock { $0.append("\(level): \(message)") } }
-    Logger.log("with context", .info, metadata: ["key": "k"])
+    let (originalOutput, originalRecords) = (CarlosLogger.output, CarlosLogger.recordOutput)
+    defer { (CarlosLogger.output, CarlosLogger.recordOutput) = (originalOutput, originalRecords) }
+    CarlosLogger.recordOutput = nil
+    CarlosLogger.output = { message, level in plain.withLock { $0.append("\(level): \(message)") } }
+    CarlosLogger.log("with context", .info, metadata: ["key": "k"])
     #expect(plain.withLock { $0 }.contains("info: with context"))
   }
 
   @Test("a failed write-back names the key in its metadata")
   func writeBackFailureNamesKey() {
-    let records = Lock<[Logger.Record]>([])
-    let originalRecords = Logger.recordOutput
-    defer { Logger.recordOutput = originalRecords }
-    Logger.recordOutput = { record in records.withLock { $0.append(record) } }
+    let records = Lock<[CarlosLogger.Record]>([])
+    let originalRecords = CarlosLogger.recordOutput
+    defer { CarlosLogger.recordOutput = originalRecords }
+    CarlosLogger.recordOutput = { record in records.withLock { $0.append(record) } }
     let upper = SpyLevel<String, Int>(setError: TestError(1))
     let lower = SpyLevel<String, Int>(["k": 1])
     #expect(Outcome((upper >>> lower).get("k")) == .success(1))

@@ -1,8 +1,13 @@
 import Dispatch
+import Foundation
 
-/// Where Carlos reports what it does: replace ``output`` to route messages
-/// into your own logging system.
-public enum Logger {
+/// Where Carlos reports what it does: standard error by default; replace ``output``
+/// (or set ``recordOutput``) to route messages into your own logging system.
+///
+/// Named so that it never clashes with swift-log's `Logger` in a file that imports
+/// both (every Vapor file does); the Carlos 0.x name `Logger` is available in the
+/// opt-in `CarlosCompatibility` module.
+public enum CarlosLogger {
   /// The severity of a message.
   public enum Level: Int, Sendable, Comparable, CustomStringConvertible {
     case debug, info, warning, error
@@ -45,16 +50,19 @@ public enum Logger {
     var records: (@Sendable (Record) -> Void)?
   }
 
-  private static let printQueue = DispatchQueue(label: "Carlos.Logger")
-  private static let sinks = Lock(Sinks(output: Logger.printWithoutBlocking, records: nil))
+  private static let printQueue = DispatchQueue(label: "Carlos.Log")
+  private static let sinks = Lock(Sinks(output: CarlosLogger.printWithoutBlocking, records: nil))
 
-  /// Prints on a background queue so callers never wait for the terminal.
+  /// Writes to standard error on a background queue, so callers never wait for the
+  /// terminal and a program's standard output carries only what the program prints.
   private static let printWithoutBlocking: @Sendable (String, Level) -> Void = { message, level in
-    printQueue.async { print("[Carlos] [\(level)] \(message)") }
+    printQueue.async {
+      FileHandle.standardError.write(Data("[Carlos] [\(level)] \(message)\n".utf8))
+    }
   }
 
-  /// The function that receives every message. By default it prints, without
-  /// blocking the caller. Safe to replace from any thread.
+  /// The function that receives every message. By default it writes to standard
+  /// error, without blocking the caller. Safe to replace from any thread.
   /// Messages go here unless ``recordOutput`` is set.
   public static var output: @Sendable (String, Level) -> Void {
     get { sinks.withLock { $0.output } }
