@@ -3,7 +3,7 @@
 
 Extracts each ```swift block from README.md, MIGRATION.md, Integrations/README.md
 and the DocC articles, and type-checks it as the main file of a program (one without
-an import line as if it began with `import Carlos`), next to
+an import line as if it began with `import Carlos` and `import Foundation`), next to
 Scripts/Snippets/Prelude.swift (the names a snippet uses as "yours": an origin, a
 token...). A snippet that starts with `// swift-tools-version` is a package manifest
 and is checked against PackageDescription. Snippets see the Integrations modules too
@@ -54,7 +54,7 @@ def module_paths():
 def check(name, line, code, scratch):
     main = os.path.join(scratch, "main.swift")
     if not re.search(r"^(@testable )?import ", code, re.M) and "swift-tools-version" not in code:
-        code = "import Carlos\n" + code  # the stated prelude of a snippet without imports
+        code = "import Carlos\nimport Foundation\n" + code  # the stated prelude
     with open(main, "w") as f:
         f.write(code)
     if code.lstrip().startswith("// swift-tools-version"):

@@ -49,8 +49,10 @@ extension Example {
 
     // One load per key for concurrent callers, and the loaded value is stored.
     let sessions = MemoryCacheLevel<String, String>()
-    async let a = sessions.get("s1", orLoad: { key in Loaded("token for \(key)", expiry: .after(.seconds(60))) })
-    async let b = sessions.get("s1", orLoad: { key in Loaded("token for \(key)", expiry: .after(.seconds(60))) })
+    async let a = sessions.get(
+      "s1", orLoad: { key in Loaded("token for \(key)", expiry: .after(.seconds(60))) })
+    async let b = sessions.get(
+      "s1", orLoad: { key in Loaded("token for \(key)", expiry: .after(.seconds(60))) })
     print("get-or-load, two callers: \(try await [a, b])")
 
     // Observations as an AsyncSequence: the loop ends when the level goes away.

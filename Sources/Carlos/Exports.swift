@@ -1,4 +1,4 @@
-// `import Carlos` is enough: the futures and the Foundation types of the API
-// (`URL`, `Data`, `Date`) come with it.
-@_exported import Foundation
+// `import Carlos` brings the futures with it. Foundation is not re-exported: its
+// `Timer` and others would clash with server packages' names (swift-metrics' `Timer`)
+// in every file that imports Carlos; import Foundation for `URL` and `Data`.
 @_exported import PiedPiper

@@ -19,7 +19,7 @@ extension CacheLevel {
 
 extension CacheLevel {
   /// Returns a level whose gets run only when the async `condition` returns `true`
-  /// for the key (see ``CacheLevel/conditioned(_:)-(@Sendable (KeyType) -> Future<Bool>)``);
+  /// for the key (see `conditioned(_:)`);
   /// an error it throws fails the get.
   @inlinable
   public func conditioned(

@@ -18,7 +18,7 @@
 /// let cache = MemoryCacheLevel<String, Data>() >>> ProfileStore()
 /// ```
 ///
-/// Expiry, ``clear()-(Self)`` and ``removeExpired()-(Self)`` are optional. The
+/// Expiry, `clear()` and `removeExpired()` are optional. The
 /// Future-returning members come from this protocol: each starts the async one at
 /// once on the calling thread, so operations issued one after another reach the
 /// level in that order up to their first suspension; cancelling the future cancels
@@ -91,13 +91,13 @@ extension AsyncCacheLevel {
     startAsync { try await self.remove(key) }
   }
 
-  /// Runs the async ``removeExpired()-(Self)`` (see ``CacheLevel/removeExpired()``).
+  /// Runs the async `removeExpired()` (see ``CacheLevel/removeExpired()``).
   @discardableResult
   public func removeExpired() -> Future<Void> {
     startAsync { try await self.removeExpired() }
   }
 
-  /// Starts the async ``clear()-(Self)``; a failure is logged.
+  /// Starts the async `clear()`; a failure is logged.
   public func clear() {
     startAsync { try await self.clear() }.onFailure { error in
       CarlosLogger.log(

@@ -35,7 +35,7 @@ extension CacheLevel where KeyType: Hashable {
     return caller.future
   }
 
-  /// ``get(_:orLoad:)-(KeyType,@Sendable (KeyType) -> Future<Loaded<OutputType>>)`` with
+  /// `get(_:orLoad:)` with
   /// a loader whose values are stored under the level's own expiration policy.
   public func get(
     _ key: KeyType, orLoad loader: @escaping @Sendable (KeyType) -> Future<OutputType>
@@ -43,7 +43,7 @@ extension CacheLevel where KeyType: Hashable {
     get(key, orLoad: { key in loader(key).map { Loaded($0) } })
   }
 
-  /// ``get(_:orLoad:)-(KeyType,@Sendable (KeyType) -> Future<Loaded<OutputType>>)`` with
+  /// `get(_:orLoad:)` with
   /// an async loader, started at once on the calling thread of the first miss;
   /// cancelling the load cancels its task.
   public func get(
@@ -52,7 +52,7 @@ extension CacheLevel where KeyType: Hashable {
     get(key, orLoad: { key in startAsync { Loaded(try await loader(key)) } })
   }
 
-  /// ``get(_:orLoad:)-(KeyType,@Sendable (KeyType) -> Future<Loaded<OutputType>>)`` with
+  /// `get(_:orLoad:)` with
   /// an async loader that also says how long its value may be kept.
   public func get(
     _ key: KeyType, orLoad loader: @escaping @Sendable (KeyType) async throws -> Loaded<OutputType>
@@ -60,7 +60,7 @@ extension CacheLevel where KeyType: Hashable {
     get(key, orLoad: { key in startAsync { try await loader(key) } })
   }
 
-  /// The async form of ``get(_:orLoad:)-(KeyType,@Sendable (KeyType) async throws -> OutputType)``:
+  /// The async form of `get(_:orLoad:)`:
   /// the value stored or loaded; cancelling the awaiting task cancels this caller's wait.
   public func get(
     _ key: KeyType, orLoad loader: @escaping @Sendable (KeyType) async throws -> OutputType
@@ -69,7 +69,7 @@ extension CacheLevel where KeyType: Hashable {
     return try await request.value
   }
 
-  /// The async form of ``get(_:orLoad:)-(KeyType,@Sendable (KeyType) async throws -> Loaded<OutputType>)``.
+  /// The async form of `get(_:orLoad:)`.
   public func get(
     _ key: KeyType, orLoad loader: @escaping @Sendable (KeyType) async throws -> Loaded<OutputType>
   ) async throws -> OutputType {

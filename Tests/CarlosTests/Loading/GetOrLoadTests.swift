@@ -56,13 +56,19 @@ struct GetOrLoadTests {
     #expect(state.withLock { $0.loads } >= 4)
   }
 
-  @Test("a failed load fails every caller waiting for it, stores nothing, and the next miss loads again")
+  @Test(
+    "a failed load fails every caller waiting for it, stores nothing, and the next miss loads again"
+  )
   func failedLoad() async throws {
     let origin = AsyncOrigin()
     let memory = MemoryCacheLevel<String, String>()
-    await #expect(throws: FetchError.invalidKey) { try await memory.get("bad", orLoad: origin.load) }
+    await #expect(throws: FetchError.invalidKey) {
+      try await memory.get("bad", orLoad: origin.load)
+    }
     await #expect(throws: FetchError.valueNotInCache) { try await memory.get("bad") }
-    await #expect(throws: FetchError.invalidKey) { try await memory.get("bad", orLoad: origin.load) }
+    await #expect(throws: FetchError.invalidKey) {
+      try await memory.get("bad", orLoad: origin.load)
+    }
     #expect(origin.calls == 2)
   }
 
@@ -87,7 +93,8 @@ struct GetOrLoadTests {
   func expiry() async throws {
     let clock = ManualClock()
     let memory = MemoryCacheLevel<String, String>(clock: clock)
-    let value = try await memory.get("k", orLoad: { key in Loaded("fresh", expiry: .after(.seconds(10))) })
+    let value = try await memory.get(
+      "k", orLoad: { key in Loaded("fresh", expiry: .after(.seconds(10))) })
     #expect(value == "fresh")
     #expect(try await memory.get("k") == "fresh")
     clock.advance(by: .seconds(11))

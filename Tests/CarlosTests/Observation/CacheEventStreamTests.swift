@@ -1,6 +1,7 @@
-@testable import Carlos
 import Foundation
 import Testing
+
+@testable import Carlos
 
 @Suite("Observations as an AsyncSequence")
 struct CacheEventStreamTests {
