@@ -32,7 +32,7 @@ import Foundation
 /// ```
 public final class UserDefaultsCacheLevel<
   Key: StringConvertible & Sendable, Value: Codable & Sendable
->: TimedCacheLevel {
+>: TimedCacheLevel, InsertingCacheLevel {
   public typealias KeyType = Key
   public typealias OutputType = Value
 
@@ -178,9 +178,37 @@ public final class UserDefaultsCacheLevel<
   /// ```
   @discardableResult
   public func set(_ value: Value, forKey key: Key, expiry: Expiry) -> Future<Void> {
+    store(value, forKey: key, expiry: expiry, onlyIfAbsent: false).map { _ in () }
+  }
+
+  /// Stores `value` under `key` unless a value (not expired) is stored there, under
+  /// the suite's lock; succeeds with whether it stored. The value expires as the
+  /// level's `expiration` policy says.
+  @discardableResult
+  public func insertIfAbsent(_ value: Value, forKey key: Key) -> Future<Bool> {
+    insertIfAbsent(
+      value, forKey: key,
+      expiry: expiration.isNever ? .never : expiration.expiry(of: key, value))
+  }
+
+  /// Stores `value` under `key`, valid until `expiry`, unless a value (not expired) is
+  /// stored there; succeeds with whether it stored. An expiry already past stores
+  /// nothing and succeeds with false.
+  @discardableResult
+  public func insertIfAbsent(_ value: Value, forKey key: Key, expiry: Expiry) -> Future<Bool> {
+    store(value, forKey: key, expiry: expiry, onlyIfAbsent: true)
+  }
+
+  /// Stores `value` (when `onlyIfAbsent`, only where no live value is stored);
+  /// succeeds with whether it stored.
+  private func store(
+    _ value: Value, forKey key: Key, expiry: Expiry, onlyIfAbsent: Bool
+  ) -> Future<Bool> {
     let now = currentTime()
     let deadline = expiry.deadline(storedAt: now)
-    if let deadline, deadline <= now { return remove(key) }
+    if let deadline, deadline <= now {
+      return onlyIfAbsent ? Future(false) : remove(key).map { _ in false }
+    }
     let data: Data
     do {
       data = try Self.encode(value)
@@ -193,14 +221,21 @@ public final class UserDefaultsCacheLevel<
       // A deadline that saturated to the end of representable time never comes.
       expiresAt: deadline.flatMap { $0 == .distantFuture ? nil : $0.nanoseconds })
     let storageKey = Self.keyPrefix + CanonicalKey.string(for: key)
-    let stored: Bool = defaults.withLock { defaults in
-      guard let defaults else { return false }
+    let stored: Bool? = defaults.withLock { defaults in
+      guard let defaults else { return nil }
+      if onlyIfAbsent, let existing = defaults.object(forKey: storageKey),
+        let existingRecord = UserDefaultsStoredRecord(existing),
+        !existingRecord.isExpired(at: now.nanoseconds)
+      {
+        return false
+      }
       defaults.set(record.propertyList, forKey: storageKey)
       defaults.synchronize()
       hub.emit(.set(String(storageKey.dropFirst(Self.keyPrefix.count))))
       return true
     }
-    return stored ? Future() : Future(UserDefaultsCacheLevelError.invalidSuiteName(name))
+    guard let stored else { return Future(UserDefaultsCacheLevelError.invalidSuiteName(name)) }
+    return Future(stored)
   }
 
   /// Removes the value stored under `key`, and writes the suite to disk.

@@ -62,7 +62,7 @@ import Foundation
 /// is kept as is; it only creates and lists the folder, while reads and writes
 /// use POSIX calls directly.
 public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Sendable>:
-  TimedCacheLevel
+  TimedCacheLevel, InsertingCacheLevel
 {
   public typealias KeyType = Key
   public typealias OutputType = Value
@@ -276,6 +276,55 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
       case .success:
         hub.emit(.set(String(decoding: keyBytes, as: UTF8.self)))
         promise.succeed(())
+      case .failure(let error): promise.fail(error)
+      }
+    }
+    return promise.future
+  }
+
+  /// Stores `value` for `key` unless a value (not expired) is stored there; succeeds
+  /// with whether it stored. The value expires as the level's `expiration` policy says.
+  ///
+  /// Runs on the level's queue after the operations asked for before it, and the
+  /// check and the write happen there together, so of concurrent inserts of one key
+  /// exactly one stores. A set of the key asked for meanwhile counts as a stored value.
+  @discardableResult
+  public func insertIfAbsent(_ value: Value, forKey key: Key) -> Future<Bool> {
+    insertIfAbsent(
+      value, forKey: key,
+      expiry: expiration.isNever ? .never : expiration.expiry(of: key, value))
+  }
+
+  /// Stores `value` for `key`, valid until `expiry`, unless a value (not expired) is
+  /// stored there; succeeds with whether it stored (see ``insertIfAbsent(_:forKey:)``).
+  /// An expiry already past stores nothing and succeeds with false.
+  @discardableResult
+  public func insertIfAbsent(_ value: Value, forKey key: Key, expiry: Expiry) -> Future<Bool> {
+    let keyBytes = Array(CanonicalKey.string(for: key).utf8)
+    guard keyBytes.count <= UInt32.max, let file = file(of: keyBytes) else {
+      return Future(FetchError.invalidKey)
+    }
+    let promise = Promise<Bool>()
+    queue.async { [self] in
+      if promise.future.isCompleted { return }
+      let now = currentTime()
+      let deadline = expiry.deadline(storedAt: now)
+      if let deadline, deadline <= now { return promise.succeed(false) }
+      if case .success? = lookUpEntry(key).result { return promise.succeed(false) }
+      let storedAt = now.nanoseconds
+      let expiresAt = deadline.flatMap { $0 == .distantFuture ? nil : $0.nanoseconds }
+      let name = file.name
+      let generation = state.withLock {
+        $0.beginWrite(name, key: keyBytes, value: value, storedAt: storedAt, expiresAt: expiresAt)
+      }
+      let outcome = Result {
+        try write(value, key: keyBytes, storedAt: storedAt, expiresAt: expiresAt, to: file)
+      }
+      state.withLock { $0.endWrite(name, generation: generation) }
+      switch outcome {
+      case .success:
+        hub.emit(.set(String(decoding: keyBytes, as: UTF8.self)))
+        promise.succeed(true)
       case .failure(let error): promise.fail(error)
       }
     }
