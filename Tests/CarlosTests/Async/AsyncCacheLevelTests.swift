@@ -49,6 +49,19 @@ struct AsyncCacheLevelTests {
     #expect(recorded.statistics.hitCount == 1 && recorded.name == "ActorStore")
   }
 
+  @Test("an async level refreshes a memory level: an old value is served, then reloaded")
+  func refreshed() async throws {
+    let clock = ManualClock()
+    let store = ActorStore(["k": "v1"])
+    let memory = MemoryCacheLevel<String, String>(clock: clock)
+    let cache = memory.refreshing(from: store, after: .seconds(30), clock: clock)
+    #expect(try await cache.get("k") == "v1")
+    try await store.set("v2", forKey: "k")
+    clock.advance(by: .seconds(31))
+    #expect(try await cache.get("k") == "v1")
+    #expect(await eventually { (try? await memory.get("k")) == "v2" })
+  }
+
   @Test("a default expiry is refused honestly; clear reaches the store")
   func optionalMembers() async throws {
     let store = ActorStore(["k": "v"])
