@@ -18,7 +18,8 @@ let package = Package(
     .target(name: "CarlosCompatibility", dependencies: ["Carlos", "PiedPiperCompatibility"]),
     .target(name: "CarlosTestServer", dependencies: ["PiedPiper"]),
     .executableTarget(
-      name: "Playground", dependencies: ["Carlos", "CarlosTestServer"], path: "Playground"),
+      name: "Playground", dependencies: ["Carlos", "CarlosCompatibility", "CarlosTestServer"],
+      path: "Playground"),
     .testTarget(name: "PiedPiperTests", dependencies: ["PiedPiper"]),
     .testTarget(name: "CompatibilityTests", dependencies: ["CarlosCompatibility"]),
     .target(

@@ -68,5 +68,6 @@ extension Example {
   ) {
     let script: any MigrationScript = OriginalStyleScript()
     try await script.run()
+    try await runDeliberateDifferences()
   }
 }

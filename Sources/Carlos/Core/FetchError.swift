@@ -19,7 +19,8 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
   case valueTransformationFailed
   /// The level cannot expire values, so it did not store one that must expire.
   case expiryNotSupported
-  /// The level was made without a way to remove one value (see ``BasicCache``).
+  /// The level cannot remove one value: a ``BasicCache`` made without a
+  /// `removeClosure`, or a level written before `remove(_:)` existed (Carlos 0.x).
   case removeNotSupported
 
   /// A human-readable description.
@@ -33,7 +34,7 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     case .keyTransformationFailed: return "the key could not be transformed"
     case .valueTransformationFailed: return "the value could not be transformed"
     case .expiryNotSupported: return "the level cannot expire values, so it stored nothing"
-    case .removeNotSupported: return "the level was made without a way to remove a value"
+    case .removeNotSupported: return "the level cannot remove a single value"
     }
   }
 }
