@@ -61,5 +61,7 @@ func runDeliberateDifferences() async throws {
   print("an awaited get instead of an Operation: \(try await cache.get("k").count) byte(s)")
 
   // batchGetSome leaves failed and cancelled gets out, as 0.10 did.
-  print("batchGetSome([k, missing]): \(try await cache.batchGetSome(["k", "missing"]).value.count) value(s)")
+  print(
+    "batchGetSome([k, missing]): \(try await cache.batchGetSome(["k", "missing"]).value.count) value(s)"
+  )
 }

@@ -267,19 +267,31 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     }
     queue.async { [self] in
       if promise.future.isCompleted { return }
-      let outcome = Result {
-        try write(value, key: keyBytes, storedAt: storedAt, expiresAt: expiresAt, to: file)
-      }
-      // The file is in place (or the write failed): gets read the disk again.
-      state.withLock { $0.endWrite(name, generation: generation) }
-      switch outcome {
-      case .success:
-        hub.emit(.set(String(decoding: keyBytes, as: UTF8.self)))
-        promise.succeed(())
-      case .failure(let error): promise.fail(error)
-      }
+      let outcome = finishWrite(
+        value, key: keyBytes, storedAt: storedAt, expiresAt: expiresAt, to: file,
+        generation: generation)
+      promise.complete(outcome.map { _ in () })
     }
     return promise.future
+  }
+
+  /// Writes a value whose write `generation` began, on the queue; then gets read the
+  /// disk again, and observers hear of the set. The outcome says whether it stored.
+  private func finishWrite(
+    _ value: Value, key keyBytes: [UInt8], storedAt: Int64, expiresAt: Int64?,
+    to file: DiskCacheLevelState.File, generation: UInt64
+  ) -> FutureResult<Bool> {
+    let outcome = Result {
+      try write(value, key: keyBytes, storedAt: storedAt, expiresAt: expiresAt, to: file)
+    }
+    // The file is in place (or the write failed): gets read the disk again.
+    state.withLock { $0.endWrite(file.name, generation: generation) }
+    switch outcome {
+    case .success:
+      hub.emit(.set(String(decoding: keyBytes, as: UTF8.self)))
+      return .success(true)
+    case .failure(let error): return .error(error)
+    }
   }
 
   /// Stores `value` for `key` unless a value (not expired) is stored there; succeeds
@@ -317,16 +329,10 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
       let generation = state.withLock {
         $0.beginWrite(name, key: keyBytes, value: value, storedAt: storedAt, expiresAt: expiresAt)
       }
-      let outcome = Result {
-        try write(value, key: keyBytes, storedAt: storedAt, expiresAt: expiresAt, to: file)
-      }
-      state.withLock { $0.endWrite(name, generation: generation) }
-      switch outcome {
-      case .success:
-        hub.emit(.set(String(decoding: keyBytes, as: UTF8.self)))
-        promise.succeed(true)
-      case .failure(let error): promise.fail(error)
-      }
+      promise.complete(
+        finishWrite(
+          value, key: keyBytes, storedAt: storedAt, expiresAt: expiresAt, to: file,
+          generation: generation))
     }
     return promise.future
   }
@@ -520,7 +526,8 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
       if let identity { removeLater(name, ifStill: identity) }
       return coder.failed(FetchError.valueNotInCache)
     case .failure(.unreadable(let code)):
-      CarlosLogger.log("Disk cache could not read \(filePath): \(DiskFile.describe(code))", .warning)
+      CarlosLogger.log(
+        "Disk cache could not read \(filePath): \(DiskFile.describe(code))", .warning)
       return coder.failed(FetchError.valueNotInCache)
     }
 
@@ -564,7 +571,8 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     do {
       value = try coder.decode(payload)
     } catch {
-      CarlosLogger.log("Disk cache removes \(filePath): cannot decode \(Value.self): \(error)", .warning)
+      CarlosLogger.log(
+        "Disk cache removes \(filePath): cannot decode \(Value.self): \(error)", .warning)
       removeLater(name, ifStill: contents.identity)
       return coder.failed(FetchError.invalidCachedData)
     }
