@@ -51,6 +51,14 @@ def module_paths():
             os.path.join(ROOT, "Integrations", ".build", "debug", "Modules")]
 
 
+def c_module_maps():
+    """The C modules the Integrations' dependencies bring (swift-atomics' shims...)."""
+    build = os.path.join(ROOT, "Integrations", ".build")
+    return sorted(glob.glob(os.path.join(build, "checkouts", "*", "Sources", "*", "include",
+                                         "module.modulemap"))
+                  + glob.glob(os.path.join(build, "debug", "*.build", "module.modulemap")))
+
+
 def check(name, line, code, scratch):
     main = os.path.join(scratch, "main.swift")
     if not re.search(r"^(@testable )?import ", code, re.M) and "swift-tools-version" not in code:
@@ -66,6 +74,8 @@ def check(name, line, code, scratch):
                    "-Wwarning", "DeprecatedDeclaration", "-module-name", "Snippet"]
         for path in module_paths():
             command += ["-I", path]
+        for module_map in c_module_maps():
+            command += ["-Xcc", f"-fmodule-map-file={module_map}"]
         command += [PRELUDE, main]
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:

@@ -125,10 +125,10 @@ struct PostgresCacheLevelTests {
           Data("\(index)".utf8), forKey: "bulk\(index)", expiry: .after(.seconds(10))
         ).value
       }
-      let entry = try await level.entry(forKey: "short").value
+      let entry = try await level.entry(forKey: "short")
       #expect(abs(entry.storedAt.timeIntervalSince(start)) < 0.001)
       #expect(abs(entry.expiresAt!.timeIntervalSince(start.addingTimeInterval(60))) < 0.001)
-      #expect(try await level.entry(forKey: "never").value.expiresAt == nil)
+      #expect(try await level.entry(forKey: "never").expiresAt == nil)
 
       clock.advance(by: .seconds(61))
       #expect(await outcome(level.get("short")).failure as? FetchError == .valueNotInCache)
