@@ -1,5 +1,5 @@
 import CarlosCompatibility
-import Synchronization
+import PiedPiper
 import Testing
 
 @Suite("CarlosCompatibility: the 0.x and PiedPiper spellings, opt-in")
@@ -10,7 +10,7 @@ struct CompatibilityModuleTests {
     let cancelled: Result<Int> = .cancelled
     #expect(succeeded.value == 1 && cancelled.isCancelled)
     let promise = Promise<Int>()
-    let seen = Mutex<Result<Int>?>(nil)
+    let seen = Lock<Result<Int>?>(nil)
     promise.future.onCompletion { (result: Result<Int>) in seen.withLock { $0 = result } }
     promise.fail(FetchError.invalidKey)
     #expect(seen.withLock { $0?.error as? FetchError } == .invalidKey)

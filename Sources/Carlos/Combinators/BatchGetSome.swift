@@ -1,5 +1,3 @@
-import Synchronization
-
 extension CacheLevel {
   /// Gets every key at once and returns the values that were found, in the order of
   /// `keys`. A key whose get fails or is cancelled is left out, and the others still
@@ -12,7 +10,7 @@ extension CacheLevel {
     let gets = keys.map { get($0) }
     let batch = Promise<[OutputType]>()
     batch.onCancel { gets.forEach { $0.cancel() } }
-    let slots = Mutex<(values: [OutputType?], remaining: Int)>(
+    let slots = Lock<(values: [OutputType?], remaining: Int)>(
       (Array(repeating: nil, count: gets.count), gets.count))
     for (index, get) in gets.enumerated() {
       get.onCompletion { result in

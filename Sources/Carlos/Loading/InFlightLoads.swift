@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The loads of `get(_:orLoad:)` in flight, by level and key, so that concurrent
 /// callers of one level share one load.
 ///
@@ -29,7 +27,7 @@ final class InFlightLoads: Sendable {
 
   /// A part of the table with its own lock.
   private final class Shard: Sendable {
-    let loads = Mutex<[ID: Load]>([:])
+    let loads = Lock<[ID: Load]>([:])
   }
 
   private let shards: [Shard] = (0..<32).map { _ in Shard() }

@@ -1,6 +1,5 @@
 import Carlos
 import Foundation
-import Synchronization
 
 /// A level written with async/await over an actor store, as a user would write one:
 /// it counts the loads, sets and removals that reached it.
@@ -37,7 +36,7 @@ actor ActorStore: AsyncCacheLevel {
 
 /// An async function that counts its calls and can hold them until released.
 final class AsyncOrigin: Sendable {
-  private let state = Mutex<(calls: Int, cancelled: Int)>((0, 0))
+  private let state = Lock<(calls: Int, cancelled: Int)>((0, 0))
   private let gate: Gate?
 
   /// An origin that answers at once, or (`held`) only once `release()` is called.
@@ -67,7 +66,7 @@ final class AsyncOrigin: Sendable {
 
 /// A one-shot gate async code can wait on; waiting is cancellable.
 final class Gate: Sendable {
-  private let state = Mutex<
+  private let state = Lock<
     (open: Bool, waiters: [UInt64: CheckedContinuation<Void, any Error>], next: UInt64)
   >(
     (false, [:], 0))

@@ -1,6 +1,5 @@
 import Carlos
 import Foundation
-import Synchronization
 import Testing
 
 /// A level written for Carlos 0.x: get, set, clear and onMemoryWarning, nothing else.
@@ -8,7 +7,7 @@ final class ZeroXStyleLevel: CacheLevel {
   typealias KeyType = String
   typealias OutputType = Data
 
-  private let values = Mutex<[String: Data]>([:])
+  private let values = Lock<[String: Data]>([:])
 
   func get(_ key: KeyType) -> Future<OutputType> {
     let value = values.withLock { $0[key] }
