@@ -35,33 +35,31 @@ extension CacheLevel where KeyType: Hashable {
     return caller.future
   }
 
-  /// `get(_:orLoad:)` with
-  /// a loader whose values are stored under the level's own expiration policy.
+  /// `get(_:orLoad:)` with a loader whose values are stored under the level's own
+  /// expiration policy.
   public func get(
     _ key: KeyType, orLoad loader: @escaping @Sendable (KeyType) -> Future<OutputType>
   ) -> Future<OutputType> {
     get(key, orLoad: { key in loader(key).map { Loaded($0) } })
   }
 
-  /// `get(_:orLoad:)` with
-  /// an async loader, started at once on the calling thread of the first miss;
-  /// cancelling the load cancels its task.
+  /// `get(_:orLoad:)` with an async loader, started at once on the calling thread of
+  /// the first miss; cancelling the load cancels its task.
   public func get(
     _ key: KeyType, orLoad loader: @escaping @Sendable (KeyType) async throws -> OutputType
   ) -> Future<OutputType> {
     get(key, orLoad: { key in startAsync { Loaded(try await loader(key)) } })
   }
 
-  /// `get(_:orLoad:)` with
-  /// an async loader that also says how long its value may be kept.
+  /// `get(_:orLoad:)` with an async loader that also says how long its value may be kept.
   public func get(
     _ key: KeyType, orLoad loader: @escaping @Sendable (KeyType) async throws -> Loaded<OutputType>
   ) -> Future<OutputType> {
     get(key, orLoad: { key in startAsync { try await loader(key) } })
   }
 
-  /// The async form of `get(_:orLoad:)`:
-  /// the value stored or loaded; cancelling the awaiting task cancels this caller's wait.
+  /// The async form of `get(_:orLoad:)`: the value stored or loaded; cancelling the
+  /// awaiting task cancels this caller's wait.
   public func get(
     _ key: KeyType, orLoad loader: @escaping @Sendable (KeyType) async throws -> OutputType
   ) async throws -> OutputType {
@@ -69,7 +67,8 @@ extension CacheLevel where KeyType: Hashable {
     return try await request.value
   }
 
-  /// The async form of `get(_:orLoad:)`.
+  /// The async form of `get(_:orLoad:)` with a loader that says how long its value
+  /// may be kept.
   public func get(
     _ key: KeyType, orLoad loader: @escaping @Sendable (KeyType) async throws -> Loaded<OutputType>
   ) async throws -> OutputType {
