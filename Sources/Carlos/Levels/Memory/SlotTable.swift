@@ -249,6 +249,18 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
     removeExpired(now: now, in: shards)
   }
 
+  /// Whether the shard holds a value for `key` (whose hash is `hash`) that has
+  /// not expired at `now`.
+  @inlinable
+  func holdsLiveValue(
+    for key: Key, hash: Int, now: Int64, in shards: borrowing Shards
+  ) -> Bool {
+    shards.withShard(hash: hash) { shard -> Bool in
+      guard let bucket = shard.find(key, hash: hash) else { return false }
+      return now < shard.entries[bucket].deadline
+    }
+  }
+
   /// Removes the entry stored under `key` (whose hash is `hash`), if any.
   @inlinable
   mutating func removeValue(for key: Key, hash: Int, in shards: borrowing Shards) {
