@@ -9,6 +9,13 @@
 // `MemoryCacheLevel` whose capacity holds every entry), or `adaptive-read` /
 // `lru-read` (the level, after one get of every key). Prints one line:
 // `<subject> <entries> <bytes per entry>`. Run each subject in its own process.
+//
+// `probe-adaptive` / `probe-lru` / `probe-dictionary` [entries] instead store
+// `entries` Int keys, then do 200,000 gets of uniformly random stored keys in
+// `probeGets`, for a cache simulator to count what a hit touches:
+//
+//   valgrind --tool=callgrind --cache-sim=yes --toggle-collect='*probeGets*' \
+//     Benchmarks/.build/release/Footprint probe-adaptive 100000
 import Carlos
 import Foundation
 
@@ -37,6 +44,54 @@ func measureLevel(_ policy: EvictionPolicy, reads: Bool) -> Int {
   let growth = residentBytes() - before
   precondition(level.count == entries, "the level dropped entries")
   return growth
+}
+
+/// Does a get of every key of `keys` (the only code the probe's simulator counts).
+@inline(never)
+func probeGets(_ get: (Int) -> Int?, _ keys: [Int]) -> Int {
+  var found = 0
+  for key in keys where get(key) != nil { found &+= 1 }
+  return found
+}
+
+/// Stores `entries` Int keys in a fresh subject and runs `probeGets` on them;
+/// with `PROBE_TIMED=1` in the environment, prints the best of 5 timed passes of
+/// 1,000,000 gets instead (ns per get; a quick A/B check, not a benchmark).
+func probe(_ kind: String) {
+  var random = SystemRandomNumberGenerator()
+  let timed = ProcessInfo.processInfo.environment["PROBE_TIMED"] == "1"
+  let sequence = (0..<(timed ? 1_000_000 : 200_000)).map { _ in
+    Int.random(in: 0..<entries, using: &random)
+  }
+  let get: (Int) -> Int?
+  if kind == "dictionary" {
+    var dictionary: [Int: Int] = [:]
+    for key in 0..<entries { dictionary[key] = key }
+    let frozen = dictionary
+    get = { frozen[$0] }
+  } else {
+    let level = MemoryCacheLevel<Int, Int>(
+      capacity: entries, policy: kind == "lru" ? .lru : .adaptiveTinyLFU)
+    for key in 0..<entries { level.set(key, forKey: key) }
+    get = { level.get($0).result?.value }
+  }
+  guard timed else {
+    print("probe", kind, entries, probeGets(get, sequence))
+    return
+  }
+  var best = Double.infinity
+  for _ in 0..<5 {
+    let start = DispatchTime.now().uptimeNanoseconds
+    _ = probeGets(get, sequence)
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start)
+    best = min(best, elapsed / Double(sequence.count))
+  }
+  print("probe", kind, entries, String(format: "%.1f ns per get", best))
+}
+
+if subject.hasPrefix("probe-") {
+  probe(String(subject.dropFirst(6)))
+  exit(0)
 }
 
 let growth: Int

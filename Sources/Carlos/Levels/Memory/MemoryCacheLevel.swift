@@ -85,6 +85,9 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
   /// Whether any entry has a deadline (the timer wheel is not empty), as of the
   /// last write: while none has, an update needs no expiry sweep.
   @usableFromInline let hasDeadlines = CacheLineBox(Atomic<Bool>(false))
+  /// How long a read extends the life of a value stored under an after-access
+  /// expiration policy, in nanoseconds (0 for other policies).
+  @usableFromInline let slide: Int64
   /// Whether misses are worth telling the policy (not for LRU).
   @usableFromInline let recordsMisses: Bool
   /// Counts evictions (the shards count hits and misses); nil when the level
@@ -122,6 +125,11 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
     let capacity = Swift.min(Swift.max(0, capacity), Int.max / 2)
     self.capacity = capacity
     self.cost = cost
+    if case .afterAccess(let duration) = expiration.rule {
+      slide = duration.nanoseconds
+    } else {
+      slide = 0
+    }
     self.policy = policy
     self.expiration = expiration
     self.clock = clock
@@ -156,6 +164,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
   /// expires; fails like ``get(_:)``. Counts as a read (it slides an after-access expiry).
   public func entry(forKey key: Key) -> Future<CacheEntry<Value>> {
     var report = EntryShard<Key, Value>.ReadReport()
+    report.wantsTimes = true
     guard case .success(let value)? = read(key, thread: threadStripe(), report: &report)?.result
     else {
       return Future(FetchError.valueNotInCache)
@@ -178,7 +187,8 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
   ) -> Future<Value>? {
     let hash = key.hashValue
     let future = shards.withShard(hash: hash) { shard in
-      shard.read(key, hash: hash, clock: source, latest: latest.pointer, report: &report)
+      shard.read(
+        key, hash: hash, clock: source, latest: latest.pointer, slide: slide, report: &report)
     }
     let drains: Bool
     if report.ticket != 0 {

@@ -120,15 +120,16 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
         shard.entries[bucket].future = nil
         shard.entries[bucket].storedAt = now
         shard.entries[bucket].deadline = deadline
-        shard.entries[bucket].slide = slide
-        return ReadTicket.slot(shard.entries[bucket].ticket)
+        let ticket = shard.entries[bucket].ticket
+        shard.entries[bucket].tag = EntryShard<Key, Value>.Entry.tag(ticket, slides: slide > 0)
+        return ReadTicket.slot(ticket)
       }
       isNew = true
       let slot = claimSlot(hash: hash)
       shard.insert(
         .init(
           key: key, value: value, cost: cost, ticket: ticket(of: slot), storedAt: now,
-          deadline: deadline, slide: slide),
+          deadline: deadline, slides: slide > 0),
         hash: hash)
       return slot
     }
