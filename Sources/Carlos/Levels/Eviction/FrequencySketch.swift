@@ -164,6 +164,13 @@ struct FrequencySketch: Sendable {
     return Int(smallest)
   }
 
+  /// Loads the first word of the block of the key whose hash value is `hash`, to
+  /// bring its cache line in; returns a value to be discarded.
+  @inlinable
+  func warm(_ hash: UInt64) -> UInt64 {
+    table[block(Self.mix(hash))]
+  }
+
   /// Halves every counter (ages the sketch).
   @inlinable
   mutating func halve() {

@@ -30,6 +30,10 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
   @usableFromInline let hub: EventHub<Key>
   /// Events of the operation under way, handed to the hub before the lock is given up.
   @usableFromInline var pendingEvents: [CacheEvent<Key>] = []
+  /// The notes one drain took from the read buffer (kept to avoid allocating).
+  @usableFromInline var batch: [ReadBuffer.Note] = []
+  /// Where ``warm()`` puts what it loads; never read.
+  @usableFromInline var warmth: UInt64 = 0
 
   /// Creates an empty table ordered by `policy`.
   @inlinable
@@ -66,10 +70,18 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
 
   /// Tells the policy about the reads and updates recorded in `reads` (only those
   /// of the stripe of thread number `thread`, when given), in order.
+  ///
+  /// The notes are taken out first, and the cache lines their entries' bookkeeping
+  /// lives on are asked for all at once (see ``warm()``), so that at sizes beyond
+  /// the processor's caches the misses overlap instead of coming one by one.
   @inlinable
   mutating func drain(_ reads: borrowing ReadBuffer, thread: Int? = nil) {
-    reads.drain(thread: thread) { note in
-      switch note {
+    batch.removeAll(keepingCapacity: true)
+    reads.drain(thread: thread) { note in batch.append(note) }
+    guard !batch.isEmpty else { return }
+    warm()
+    for index in batch.indices {
+      switch batch[index] {
       case .hit(let ticket):
         let slot = ReadTicket.slot(ticket)
         if slot < generations.count, generations[slot] == ReadTicket.generation(ticket) {
@@ -81,6 +93,28 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
         recordMiss(hash: hash)
       }
     }
+  }
+
+  /// Loads, for every hit in `batch`, its slot's generation and policy node, then
+  /// the nodes it is linked to and its frequency counters: the loads of one round
+  /// do not depend on each other, so the processor fetches their lines in
+  /// parallel, and applying the notes then finds them in its caches. The loaded
+  /// values only go to `warmth`.
+  @inlinable
+  mutating func warm() {
+    var sink: UInt64 = 0
+    for index in batch.indices {
+      guard case .hit(let ticket) = batch[index] else { continue }
+      let slot = ReadTicket.slot(ticket)
+      if slot < generations.count {
+        sink &+= UInt64(generations[slot]) &+ policy.warmNode(slot)
+      }
+    }
+    for index in batch.indices {
+      guard case .hit(let ticket) = batch[index] else { continue }
+      sink &+= policy.warmNeighbours(ReadTicket.slot(ticket))
+    }
+    warmth = sink
   }
 
   /// Tells the policy about a miss of a key whose hash is `hash`.
