@@ -130,6 +130,10 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
     UnsafeMutableRawPointer(entries).deallocate()
   }
 
+  /// From this many buckets on, a read asks for its entry's line early (see ``read``).
+  @inlinable
+  static var warmingBuckets: Int { 256 }
+
   /// The hash as stored in a bucket: 0 is reserved for empty buckets.
   @inlinable
   static func stored(_ hash: Int) -> Int { hash == 0 ? 1 : hash }
@@ -180,7 +184,10 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
     // are cache misses, and a probe usually ends at the home bucket or just after
     // it, so the two lines are fetched in parallel rather than one after the other.
     // (The entry may be uninitialized; only its first byte is read, into `warmth`.)
-    warmth = UnsafeRawPointer(entries + home(Self.stored(hash))).load(as: UInt8.self)
+    // A small shard stays in the caches: there the load would only add work.
+    if mask >= Self.warmingBuckets {
+      warmth = UnsafeRawPointer(entries + home(Self.stored(hash))).load(as: UInt8.self)
+    }
     guard let bucket = find(key, hash: hash) else {
       misses &+= 1
       return nil

@@ -14,8 +14,6 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
   @usableFromInline var policy: WindowTinyLFU
   /// The generation of each slot (31 bits, as a ``ReadTicket`` carries it).
   @usableFromInline var generations: ContiguousArray<UInt32> = []
-  /// The hash of the key in each used slot, which finds the entry's shard.
-  @usableFromInline var hashes: ContiguousArray<Int> = []
   /// Slots that hold nothing and can be reused.
   @usableFromInline var freeSlots: [Int] = []
   /// Scratch space for the slots evicted or expired by one operation (kept to avoid allocating).
@@ -76,22 +74,36 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
   /// the processor's caches the misses overlap instead of coming one by one.
   @inlinable
   mutating func drain(_ reads: borrowing ReadBuffer, thread: Int? = nil) {
+    guard generations.count >= Self.warmingSlots else {
+      reads.drain(thread: thread) { note in apply(note) }
+      return
+    }
     batch.removeAll(keepingCapacity: true)
     reads.drain(thread: thread) { note in batch.append(note) }
     guard !batch.isEmpty else { return }
     warm()
-    for index in batch.indices {
-      switch batch[index] {
-      case .hit(let ticket):
-        let slot = ReadTicket.slot(ticket)
-        if slot < generations.count, generations[slot] == ReadTicket.generation(ticket) {
-          policy.recordHit(slot)
-        }
-      case .update(let ticket):
-        update(ticket: ticket)
-      case .miss(let hash):
-        recordMiss(hash: hash)
+    for index in batch.indices { apply(batch[index]) }
+  }
+
+  /// From this many slots on, a drain loads the lines its notes need before it
+  /// applies them (``warm()``): below, the policy's arrays stay in the processor's
+  /// caches and warming would only add work.
+  @inlinable
+  static var warmingSlots: Int { 16_384 }
+
+  /// Tells the policy about one note of the read buffer.
+  @inlinable
+  mutating func apply(_ note: ReadBuffer.Note) {
+    switch note {
+    case .hit(let ticket):
+      let slot = ReadTicket.slot(ticket)
+      if slot < generations.count, generations[slot] == ReadTicket.generation(ticket) {
+        policy.recordHit(slot)
       }
+    case .update(let ticket):
+      update(ticket: ticket)
+    case .miss(let hash):
+      recordMiss(hash: hash)
     }
   }
 
@@ -159,7 +171,7 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
         return ReadTicket.slot(ticket)
       }
       isNew = true
-      let slot = claimSlot(hash: hash)
+      let slot = claimSlot()
       shard.insert(
         .init(
           key: key, value: value, cost: cost, ticket: ticket(of: slot), storedAt: now,
@@ -199,9 +211,9 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
     policy.update(slot, cost: policy.nodes[slot].cost)
   }
 
-  /// A free slot for a key whose hash is `hash`.
+  /// A free slot for a new entry (the policy's node for it keeps the key's hash).
   @inlinable
-  mutating func claimSlot(hash: Int) -> Int {
+  mutating func claimSlot() -> Int {
     let slot: Int
     if let free = freeSlots.popLast() {
       slot = free
@@ -209,17 +221,22 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
       slot = generations.count
       precondition(slot < 0x7FFF_FFFE, "a memory level holds fewer than 2³¹ − 2 entries")
       generations.append(0)
-      hashes.append(0)
     }
-    hashes[slot] = hash
     return slot
+  }
+
+  /// The hash of the key of the entry in `slot` (or of the last one it held),
+  /// which finds the entry's shard: the policy's node of the slot keeps it.
+  @inlinable
+  func hash(of slot: Int) -> Int {
+    Int(truncatingIfNeeded: policy.nodes[slot].hash)
   }
 
   /// Removes the entry in `slot` from its shard and frees the slot (the policy
   /// must no longer hold it); returns the entry's key.
   @inlinable
   mutating func removeEntry(in slot: Int, from shards: borrowing Shards) -> Key? {
-    let hash = hashes[slot]
+    let hash = hash(of: slot)
     let ticket = ticket(of: slot)
     let key = shards.withShard(hash: hash) { shard -> Key? in
       guard let bucket = shard.find(ticket: ticket, hash: hash) else { return nil }
@@ -252,7 +269,7 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
   /// it again at its deadline otherwise.
   @inlinable
   mutating func expire(_ slot: Int, now: Int64, in shards: borrowing Shards) {
-    let hash = hashes[slot]
+    let hash = hash(of: slot)
     let ticket = ticket(of: slot)
     var later = TimerWheel.none
     let key = shards.withShard(hash: hash) { shard -> Key? in
