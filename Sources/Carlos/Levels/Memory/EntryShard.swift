@@ -214,7 +214,10 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
     }
     if let shared = entry.pointee.future { return shared }
     let future = Future(entry.pointee.value)
-    entry.pointee.future = future
+    // A small shard keeps the future for the next reads. In a large one, reaching a
+    // kept future would be one more cache miss after the entry's (and 50-odd bytes
+    // per entry): a new one, from memory the allocator just freed, costs less.
+    if mask < Self.warmingBuckets { entry.pointee.future = future }
     return future
   }
 
