@@ -9,6 +9,8 @@
 // `MemoryCacheLevel` whose capacity holds every entry), or `adaptive-read` /
 // `lru-read` (the level, after one get of every key). Prints one line:
 // `<subject> <entries> <bytes per entry>`. Run each subject in its own process.
+// With `FOOTPRINT_TRIM=1`, a level's figure is taken after `malloc_trim(0)`, and a
+// line before it says how many bytes per entry the allocator had kept.
 //
 // `probe-adaptive` / `probe-lru` / `probe-dictionary` [entries] instead store
 // `entries` Int keys, then do 200,000 gets of uniformly random stored keys in
@@ -32,6 +34,13 @@ let subject = arguments.count > 1 ? arguments[1] : "dictionary"
 let entries = arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000
 let keys = (0..<entries).map { "user:\($0):profile" }
 
+/// Calls glibc's `malloc_trim(0)` (which Swift's Glibc module does not export).
+func trimMalloc() {
+  typealias Trim = @convention(c) (Int) -> Int32
+  guard let symbol = dlsym(nil, "malloc_trim") else { fatalError("no malloc_trim") }
+  _ = unsafeBitCast(symbol, to: Trim.self)(0)
+}
+
 /// Stores every key in a level with `policy`, reading each once when `reads`;
 /// returns the resident growth, with the level still alive.
 func measureLevel(_ policy: EvictionPolicy, reads: Bool) -> Int {
@@ -41,8 +50,15 @@ func measureLevel(_ policy: EvictionPolicy, reads: Bool) -> Int {
   if reads {
     for key in keys { _ = level.get(key).result }
   }
-  let growth = residentBytes() - before
+  var growth = residentBytes() - before
   precondition(level.count == entries, "the level dropped entries")
+  if ProcessInfo.processInfo.environment["FOOTPRINT_TRIM"] == "1" {
+    // What the allocator keeps of freed memory (the shards' smaller, earlier tables).
+    trimMalloc()
+    let trimmed = residentBytes() - before
+    print("trimmed", String(format: "%.1f", Double(growth - trimmed) / Double(entries)))
+    growth = trimmed
+  }
   return growth
 }
 
