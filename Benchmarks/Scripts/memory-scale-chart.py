@@ -66,7 +66,7 @@ def y_of(ns, top):
 
 def draw(panels):
     width = MARGIN_L + 2 * (PANEL_W + MARGIN_L) + GAP
-    height = MARGIN_T + 2 * (PANEL_H + MARGIN_T + MARGIN_B) + 40
+    height = MARGIN_T + 2 * (PANEL_H + MARGIN_T + MARGIN_B) + 50
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         'font-family="sans-serif" font-size="11">',
@@ -108,13 +108,12 @@ def draw(panels):
             )
             for s, ns in points:
                 out.append(f'<circle cx="{x_of(s, left):.1f}" cy="{y_of(ns, top):.1f}" r="2.5" fill="{colour}"/>')
-    legend_y = height - 18
-    x = MARGIN_L
-    for _, label, colour, dash in SUBJECTS:
+    for index, (_, label, colour, dash) in enumerate(SUBJECTS):
+        x = MARGIN_L + (index % 2) * (PANEL_W + MARGIN_L + GAP)
+        legend_y = height - 34 + (index // 2) * 16
         dashing = f' stroke-dasharray="{dash}"' if dash else ""
         out.append(f'<line x1="{x}" x2="{x + 24}" y1="{legend_y}" y2="{legend_y}" stroke="{colour}" stroke-width="2"{dashing}/>')
         out.append(f'<text x="{x + 30}" y="{legend_y + 4}">{escape(label)}</text>')
-        x += 40 + 7 * len(label)
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
