@@ -4,11 +4,11 @@ import Synchronization
 /// select this shard, in an open-addressing table (linear probing, deletion by
 /// shifting back) searched with the hash the level computed once per operation.
 ///
-/// Each entry carries what a read needs without the level's policy: the value (and
-/// the completed future that readers share), its times, and the ticket of its
-/// slot in the ``SlotTable``. The shard also counts its hits and misses. The buckets live in memory the shard owns, so that a
-/// read copies nothing it does not return. Not thread-safe by itself: every shard
-/// has its own lock.
+/// Each entry carries what a read needs without the level's policy: the value (and,
+/// in a small shard, the completed future that readers share), its times, and the
+/// ticket of its slot in the ``SlotTable``. The shard also counts its hits and
+/// misses. The buckets live in memory the shard owns, so that a read copies nothing
+/// it does not return. Not thread-safe by itself: every shard has its own lock.
 @usableFromInline
 struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchecked Sendable {
   // @unchecked: the storage belongs to the shard alone, and the shard is reached

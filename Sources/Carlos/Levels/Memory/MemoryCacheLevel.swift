@@ -5,8 +5,8 @@ import Synchronization
 /// Every value has a cost: ``ExpensiveObject/cost`` for values that conform
 /// (bytes for `Data` and `String`, 1 for numbers), or what the `cost` function
 /// given at init says for any other `Sendable` value; the level never holds more
-/// than `capacity` in total once a `set` has returned. When a new value does not fit, the
-/// ``EvictionPolicy`` picks what to drop; the value just stored is always kept.
+/// than `capacity` in total once a `set` has returned. When a new value does not
+/// fit, the ``EvictionPolicy`` picks what to drop; the value just stored is always kept.
 /// The default policy, adaptive W-TinyLFU, keeps the values most likely to be
 /// asked for again on a wide range of workloads (recency-bound, frequency-bound,
 /// loops and scans).
@@ -17,8 +17,8 @@ import Synchronization
 /// entries, a hit returns the same completed future for a stored value until that
 /// value is replaced, so hits allocate nothing after the first; in a larger level
 /// each hit allocates one small future, which costs less than the cache miss of
-/// reaching a kept one (and saves its memory). A miss fails with ``FetchError/valueNotInCache``. `clear()`
-/// and `onMemoryWarning()` empty the level.
+/// reaching a kept one (and saves its memory). A miss fails with
+/// ``FetchError/valueNotInCache``. `clear()` and `onMemoryWarning()` empty the level.
 ///
 /// Costs below 1 count as 1, so the number of values is bounded by the capacity
 /// too. A value whose cost exceeds the whole capacity is not stored: its `set`
