@@ -12,6 +12,9 @@
 // With `FOOTPRINT_TRIM=1`, a level's figure is taken after `malloc_trim(0)`, and a
 // line before it says how many bytes per entry the allocator had kept.
 //
+// `probe-set-adaptive` / `probe-set-lru` [entries] time sets of new keys into a
+// level at 90 % of `entries` keys that holds them all (see `probeSets`).
+//
 // `probe-adaptive` / `probe-lru` / `probe-dictionary` [entries] instead store
 // `entries` Int keys, then do 200,000 gets of uniformly random stored keys in
 // `probeGets`, for a cache simulator to count what a hit touches:
@@ -103,6 +106,32 @@ func probe(_ kind: String) {
     best = min(best, elapsed / Double(sequence.count))
   }
   print("probe", kind, entries, String(format: "%.1f ns per get", best))
+}
+
+/// `probe-set-<policy>`: a level with capacity for 90 % of `entries` Int keys,
+/// filled with all of them, then the best of 3 timed passes of 300,000 sets of new
+/// keys (every set evicts), in ns per set.
+func probeSets(_ kind: String) {
+  let capacity = entries * 9 / 10
+  let level = MemoryCacheLevel<Int, Int>(
+    capacity: capacity, policy: kind == "lru" ? .lru : .adaptiveTinyLFU)
+  for key in 0..<entries { level.set(key, forKey: key) }
+  var next = entries
+  var best = Double.infinity
+  for _ in 0..<3 {
+    let start = DispatchTime.now().uptimeNanoseconds
+    for _ in 0..<300_000 {
+      level.set(next, forKey: next)
+      next += 1
+    }
+    best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 300_000)
+  }
+  print("probe-set", kind, entries, String(format: "%.1f ns per set", best))
+}
+
+if subject.hasPrefix("probe-set-") {
+  probeSets(String(subject.dropFirst(10)))
+  exit(0)
 }
 
 if subject.hasPrefix("probe-") {
