@@ -41,9 +41,21 @@ let package = Package(
       path: ".",
       exclude: [
         "Benchmarks", "Scripts", "README.md", "HitRatio/README.md", "hit-ratio-table.sh",
-        "hit-ratios.svg",
+        "hit-ratios.svg", "Footprint", "memory-scale.svg", "memory-scale-notes.md",
       ],
       sources: ["HitRatio"]
+    ),
+    // Resident bytes per entry of the memory level and of a Dictionary (issue 22), one
+    // subject per process; rooted like `HitRatio`, for the same reason.
+    .executableTarget(
+      name: "Footprint",
+      dependencies: [.product(name: "Carlos", package: "Carlos")],
+      path: ".",
+      exclude: [
+        "Benchmarks", "Scripts", "README.md", "HitRatio", "hit-ratio-table.sh",
+        "hit-ratios.svg", "memory-scale.svg", "memory-scale-notes.md",
+      ],
+      sources: ["Footprint"]
     ),
   ],
   swiftLanguageModes: [.v6]

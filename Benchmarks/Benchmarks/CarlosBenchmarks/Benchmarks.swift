@@ -18,6 +18,7 @@ let benchmarks: @Sendable () -> Void = {
   statisticsBenchmarks()
   concurrentMemoryBenchmarks()
   compositionBenchmarks()
+  memoryScaleBenchmarks()
   memoryBaselineBenchmarks()
   diskBaselineBenchmarks()
   diskLevelBenchmarks()

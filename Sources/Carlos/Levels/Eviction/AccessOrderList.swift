@@ -13,10 +13,6 @@ enum CacheRegion: UInt8, Sendable {
 /// to each other by index, so moving an entry allocates nothing.
 @usableFromInline
 struct AccessOrderNode: Sendable {
-  /// The index of the entry used just before this one in the same list, or -1.
-  @usableFromInline var previous: Int
-  /// The index of the entry used just after this one in the same list, or -1.
-  @usableFromInline var next: Int
   /// The entry's cost (at least 1).
   @usableFromInline var cost: Int
   /// The key's hash value, kept so hits need not hash the key again.
@@ -25,11 +21,27 @@ struct AccessOrderNode: Sendable {
   @usableFromInline var region: CacheRegion
   /// How many times the entry has been hit since it was added (at most 2).
   @usableFromInline var uses: UInt8 = 0
+  /// The links, in 32 bits each (entries are fewer than 2³¹), so that a node
+  /// takes 32 bytes: two fit in a cache line.
+  @usableFromInline var previousLink: Int32 = -1
+  @usableFromInline var nextLink: Int32 = -1
+
+  /// The index of the entry used just before this one in the same list, or -1.
+  @inlinable
+  var previous: Int {
+    get { Int(previousLink) }
+    set { previousLink = Int32(truncatingIfNeeded: newValue) }
+  }
+
+  /// The index of the entry used just after this one in the same list, or -1.
+  @inlinable
+  var next: Int {
+    get { Int(nextLink) }
+    set { nextLink = Int32(truncatingIfNeeded: newValue) }
+  }
 
   @inlinable
   init(cost: Int, hash: UInt64, region: CacheRegion) {
-    previous = -1
-    next = -1
     self.cost = cost
     self.hash = hash
     self.region = region

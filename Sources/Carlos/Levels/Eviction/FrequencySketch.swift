@@ -18,10 +18,14 @@ struct FrequencySketch: Sendable {
   @usableFromInline static let resetMask: UInt64 = 0x7777_7777_7777_7777
 
   /// 16 counters per word, in blocks of 8 words; row `i` of the sketch uses words
-  /// `2i` and `2i + 1` of a block.
+  /// `2i` and `2i + 1` of a block. The blocks start `offset` words into the table,
+  /// which has 8 words more than the blocks need, so that each block can sit on
+  /// one 64-byte cache line wherever the array's storage starts.
   @usableFromInline var table: ContiguousArray<UInt64>
-  /// `table.count - 1` (the count is a power of two).
+  /// The number of counter words less one (the number is a power of two).
   @usableFromInline var wordMask: Int
+  /// Where the first block starts in `table` (0 ..< 8 words).
+  @usableFromInline var offset = 0
   /// Recorded uses since the last halving (adjusted after each halving).
   @usableFromInline var additions: Int
   /// After this many recorded uses, every counter is halved. Ten times the
@@ -33,7 +37,7 @@ struct FrequencySketch: Sendable {
   /// Creates an empty sketch sized for a handful of entries.
   @inlinable
   init() {
-    table = ContiguousArray(repeating: 0, count: 8)
+    table = ContiguousArray(repeating: 0, count: 16)
     wordMask = 7
     additions = 0
     sampleSize = 80
@@ -47,12 +51,42 @@ struct FrequencySketch: Sendable {
     guard entries > sizedFor else { return }
     sizedFor = entries
     sampleSize = entries > Int.max / 10 ? Int.max : 10 * entries
-    var words = table.count
+    var words = self.words
     while words < entries && words < Self.maximumWords { words <<= 1 }
-    if words > table.count {
-      table = ContiguousArray(repeating: 0, count: words)
+    if words > self.words {
+      table = ContiguousArray(repeating: 0, count: words + 8)
       wordMask = words - 1
+      offset = 0
       additions = 0
+    }
+  }
+
+  /// The number of counter words (a power of two).
+  @inlinable
+  var words: Int { wordMask + 1 }
+
+  /// The offset at which the blocks of `table`, whose storage starts at `base`,
+  /// sit on cache lines.
+  @inlinable
+  static func alignedOffset(_ base: UnsafeMutablePointer<UInt64>) -> Int {
+    let misalignment = Int(bitPattern: UInt(bitPattern: base)) & 63
+    return ((64 &- misalignment) & 63) &>> 3
+  }
+
+  /// Moves the `count` counter words of `words` from `offset` to `target` (where
+  /// the blocks sit on cache lines in the table's current storage, which moves when
+  /// the array is copied), clearing the words they leave.
+  @inlinable
+  static func move(
+    _ words: UnsafeMutableBufferPointer<UInt64>, from offset: Int, to target: Int, count: Int
+  ) {
+    let base = words.baseAddress!
+    if target < offset {
+      for index in 0..<count { base[target &+ index] = base[offset &+ index] }
+      for index in (target &+ count)..<(offset &+ count) { base[index] = 0 }
+    } else {
+      for index in (0..<count).reversed() { base[target &+ index] = base[offset &+ index] }
+      for index in offset..<target { base[index] = 0 }
     }
   }
 
@@ -70,7 +104,7 @@ struct FrequencySketch: Sendable {
   /// counters in one block costs one cache miss per use instead of four.
   @inlinable
   func block(_ mixed: UInt64) -> Int {
-    (Int(truncatingIfNeeded: mixed) & (wordMask >> 3)) << 3
+    offset &+ (Int(truncatingIfNeeded: mixed) & (wordMask >> 3)) << 3
   }
 
   /// The word (in the block) and the bit shift of the key's counter in row
@@ -89,9 +123,16 @@ struct FrequencySketch: Sendable {
   @inlinable
   mutating func increment(_ hash: UInt64) {
     let mixed = Self.mix(hash)
-    let start = block(mixed)
+    var offset = self.offset
+    let (blockMask, count) = (wordMask >> 3, self.words)
     // One uniqueness check for the four updates; `start + 7` is inside the table.
     let added = table.withUnsafeMutableBufferPointer { words -> Bool in
+      let target = Self.alignedOffset(words.baseAddress!)
+      if target != offset {
+        Self.move(words, from: offset, to: target, count: count)
+        offset = target
+      }
+      let start = offset &+ (Int(truncatingIfNeeded: mixed) & blockMask) << 3
       var added = false
       for row in 0..<4 {
         let (offset, shift) = Self.counter(mixed, row: row)
@@ -103,6 +144,7 @@ struct FrequencySketch: Sendable {
       }
       return added
     }
+    self.offset = offset
     if added {
       additions += 1
       if additions >= sampleSize { halve() }
@@ -120,6 +162,13 @@ struct FrequencySketch: Sendable {
       smallest = Swift.min(smallest, (table[start &+ offset] &>> shift) & 0xF)
     }
     return Int(smallest)
+  }
+
+  /// Loads the first word of the block of the key whose hash value is `hash`, to
+  /// bring its cache line in; returns a value to be discarded.
+  @inlinable
+  func warm(_ hash: UInt64) -> UInt64 {
+    table[block(Self.mix(hash))]
   }
 
   /// Halves every counter (ages the sketch).

@@ -175,6 +175,26 @@ struct WindowTinyLFU: Sendable {
     touch(slot)
   }
 
+  /// Loads entry `slot`'s node (if the slot exists), to bring its cache line in
+  /// before ``recordHit(_:)`` needs it; returns a value to be discarded.
+  @inlinable
+  func warmNode(_ slot: Int) -> UInt64 {
+    slot < nodes.count ? nodes[slot].hash : 0
+  }
+
+  /// Loads the nodes entry `slot` is linked to and its frequency counters, which
+  /// ``recordHit(_:)`` touches next; returns a value to be discarded.
+  @inlinable
+  func warmNeighbours(_ slot: Int) -> UInt64 {
+    guard slot >= 0, slot < nodes.count else { return 0 }
+    var sink: UInt64 = 0
+    let (previous, next) = (nodes[slot].previous, nodes[slot].next)
+    if previous >= 0 { sink &+= UInt64(truncatingIfNeeded: nodes[previous].cost) }
+    if next >= 0 { sink &+= UInt64(truncatingIfNeeded: nodes[next].cost) }
+    if mode != .lru { sink &+= sketch.warm(nodes[slot].hash) }
+    return sink
+  }
+
   /// Records a read of a key the cache does not hold.
   @inlinable
   mutating func recordMiss() {

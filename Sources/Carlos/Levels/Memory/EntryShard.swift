@@ -4,11 +4,11 @@ import Synchronization
 /// select this shard, in an open-addressing table (linear probing, deletion by
 /// shifting back) searched with the hash the level computed once per operation.
 ///
-/// Each entry carries what a read needs without the level's policy: the value (and
-/// the completed future that readers share), its times, and the ticket of its
-/// slot in the ``SlotTable``. The shard also counts its hits and misses. The buckets live in memory the shard owns, so that a
-/// read copies nothing it does not return. Not thread-safe by itself: every shard
-/// has its own lock.
+/// Each entry carries what a read needs without the level's policy: the value (and,
+/// in a small shard, the completed future that readers share), its times, and the
+/// ticket of its slot in the ``SlotTable``. The shard also counts its hits and
+/// misses. The buckets live in memory the shard owns, so that a read copies nothing
+/// it does not return. Not thread-safe by itself: every shard has its own lock.
 @usableFromInline
 struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchecked Sendable {
   // @unchecked: the storage belongs to the shard alone, and the shard is reached
@@ -16,41 +16,61 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
   /// A stored key and what the level knows of its value.
   @usableFromInline
   struct Entry: Sendable {
+    // What a hit reads comes first (key, future, tag, deadline), so that it shares
+    // a cache line more often when an entry straddles two.
     @usableFromInline var key: Key
-    @usableFromInline var value: Value
     /// The completed future readers share, made by the first read of `value`.
     @usableFromInline var future: Future<Value>?
+    /// The entry's ticket, with ``slidesFlag`` set when reads extend the value's
+    /// life (after-access expiry, by the level's one duration): one word for both.
+    @usableFromInline var tag: UInt64
+    /// When the value expires (``TimerWheel/none``: never); reads move it when the entry slides.
+    @usableFromInline var deadline: Int64
+    @usableFromInline var value: Value
     /// The value's cost, as the policy counts it.
     @usableFromInline var cost: Int
-    /// The entry's slot and that slot's generation (see ``ReadTicket``).
-    @usableFromInline var ticket: UInt64
     /// When the value was stored, in nanoseconds since 1970.
     @usableFromInline var storedAt: Int64
-    /// When the value expires (``TimerWheel/none``: never); reads move it when `slide` is positive.
-    @usableFromInline var deadline: Int64
-    /// How long a read extends the value's life (after-access expiry), or 0.
-    @usableFromInline var slide: Int64
+
+    /// Set in `tag` when reads extend the value's life (tickets never use the top bit).
+    @inlinable
+    static var slidesFlag: UInt64 { 1 << 63 }
+
+    /// The entry's slot and that slot's generation (see ``ReadTicket``).
+    @inlinable
+    var ticket: UInt64 { tag & ~Self.slidesFlag }
+
+    /// Whether a read extends the value's life.
+    @inlinable
+    var slides: Bool { tag & Self.slidesFlag != 0 }
+
+    /// `ticket` with the flag of `slides`, as `tag` holds them.
+    @inlinable
+    static func tag(_ ticket: UInt64, slides: Bool) -> UInt64 {
+      slides ? ticket | slidesFlag : ticket
+    }
 
     @inlinable
     init(
       key: Key, value: Value, cost: Int, ticket: UInt64, storedAt: Int64, deadline: Int64,
-      slide: Int64
+      slides: Bool
     ) {
       self.key = key
       self.value = value
       self.future = nil
       self.cost = cost
-      self.ticket = ticket
+      self.tag = Self.tag(ticket, slides: slides)
       self.storedAt = storedAt
       self.deadline = deadline
-      self.slide = slide
     }
   }
 
   /// What a read learned besides the value.
   @usableFromInline
   struct ReadReport: Sendable {
-    /// When the value was stored and when it expires (valid after a hit).
+    /// Whether the reader wants `storedAt` and `deadline` (they cost a hit a cache line).
+    @usableFromInline var wantsTimes = false
+    /// When the value was stored and when it expires (after a hit, when `wantsTimes`).
     @usableFromInline var storedAt: Int64 = 0
     @usableFromInline var deadline: Int64 = 0
     /// The ticket of an entry found expired, and the time it was found so; 0 otherwise.
@@ -74,6 +94,8 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
   /// The hits and misses of reads of this shard.
   @usableFromInline var hits = 0
   @usableFromInline var misses = 0
+  /// A byte a read loads early to bring an entry's cache line in; never used.
+  @usableFromInline var warmth: UInt8 = 0
 
   /// Creates an empty shard.
   @inlinable
@@ -84,17 +106,33 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
 
   deinit {
     for bucket in 0...mask where hashes[bucket] != 0 { (entries + bucket).deinitialize(count: 1) }
-    hashes.deallocate()
-    entries.deallocate()
+    Self.deallocate(hashes, entries)
   }
 
-  /// Storage for `buckets` empty buckets.
+  /// Storage for `buckets` empty buckets. The entries start on a cache line, so
+  /// an entry of 64 bytes (a `String` key and a word-sized value) is one line.
   @inlinable
   static func allocate(_ buckets: Int) -> (UnsafeMutablePointer<Int>, UnsafeMutablePointer<Entry>) {
     let hashes = UnsafeMutablePointer<Int>.allocate(capacity: buckets)
     hashes.initialize(repeating: 0, count: buckets)
-    return (hashes, .allocate(capacity: buckets))
+    let entries = UnsafeMutableRawPointer.allocate(
+      byteCount: buckets * MemoryLayout<Entry>.stride,
+      alignment: Swift.max(64, MemoryLayout<Entry>.alignment))
+    return (hashes, entries.bindMemory(to: Entry.self, capacity: buckets))
   }
+
+  /// Frees what ``allocate(_:)`` returned (the entries deinitialized).
+  @inlinable
+  static func deallocate(
+    _ hashes: UnsafeMutablePointer<Int>, _ entries: UnsafeMutablePointer<Entry>
+  ) {
+    hashes.deallocate()
+    UnsafeMutableRawPointer(entries).deallocate()
+  }
+
+  /// From this many buckets on, a read asks for its entry's line early (see ``read``).
+  @inlinable
+  static var warmingBuckets: Int { 256 }
 
   /// The hash as stored in a bucket: 0 is reserved for empty buckets.
   @inlinable
@@ -134,14 +172,22 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
 
   /// Reads `key` (whose hash is `hash`) at the clock's time, or at `latest` if that
   /// is later (`latest` is read only for an entry that expires): answers with
-  /// the future readers share (made on the first read), slides an after-access
-  /// deadline and counts the hit or miss. An expired entry reads as a miss,
-  /// reported in `report`.
+  /// the future readers share (made on the first read), moves the deadline of an
+  /// entry that slides to `slide` nanoseconds from now (after-access expiry) and
+  /// counts the hit or miss. An expired entry reads as a miss, reported in `report`.
   @inlinable
   mutating func read(
     _ key: Key, hash: Int, clock: ClockSource, latest: UnsafePointer<Atomic<Int64>>,
-    report: inout ReadReport
+    slide: Int64, report: inout ReadReport
   ) -> Future<Value>? {
+    // Ask for the home bucket's entry together with its hash: at large sizes both
+    // are cache misses, and a probe usually ends at the home bucket or just after
+    // it, so the two lines are fetched in parallel rather than one after the other.
+    // (The entry may be uninitialized; only its first byte is read, into `warmth`.)
+    // A small shard stays in the caches: there the load would only add work.
+    if mask >= Self.warmingBuckets {
+      warmth = UnsafeRawPointer(entries + home(Self.stored(hash))).load(as: UInt8.self)
+    }
     guard let bucket = find(key, hash: hash) else {
       misses &+= 1
       return nil
@@ -155,19 +201,23 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
         report.expiredAt = now
         return nil
       }
-      if entry.pointee.slide > 0 {
+      if entry.pointee.slides {
         entry.pointee.deadline =
-          CacheInstant(nanoseconds: now)
-          .adding(nanoseconds: entry.pointee.slide).nanoseconds
+          CacheInstant(nanoseconds: now).adding(nanoseconds: slide).nanoseconds
       }
     }
     hits &+= 1
     report.ticket = entry.pointee.ticket
-    report.storedAt = entry.pointee.storedAt
-    report.deadline = entry.pointee.deadline
+    if report.wantsTimes {
+      report.storedAt = entry.pointee.storedAt
+      report.deadline = entry.pointee.deadline
+    }
     if let shared = entry.pointee.future { return shared }
     let future = Future(entry.pointee.value)
-    entry.pointee.future = future
+    // A small shard keeps the future for the next reads. In a large one, reaching a
+    // kept future would be one more cache miss after the entry's (and 50-odd bytes
+    // per entry): a new one, from memory the allocator just freed, costs less.
+    if mask < Self.warmingBuckets { entry.pointee.future = future }
     return future
   }
 
@@ -236,8 +286,7 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
       hashes[target] = oldHashes[bucket]
       (entries + target).moveInitialize(from: oldEntries + bucket, count: 1)
     }
-    oldHashes.deallocate()
-    oldEntries.deallocate()
+    Self.deallocate(oldHashes, oldEntries)
   }
 
   /// Removes every entry.

@@ -25,7 +25,7 @@ struct ReadBuffer: ~Copyable, @unchecked Sendable {
 
   /// What the drain hands over.
   @usableFromInline
-  enum Note {
+  enum Note: Sendable {
     /// A hit of the entry with this ticket.
     case hit(UInt64)
     /// A new value, of the same cost, for the entry with this ticket.

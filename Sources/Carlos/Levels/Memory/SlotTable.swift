@@ -14,8 +14,6 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
   @usableFromInline var policy: WindowTinyLFU
   /// The generation of each slot (31 bits, as a ``ReadTicket`` carries it).
   @usableFromInline var generations: ContiguousArray<UInt32> = []
-  /// The hash of the key in each used slot, which finds the entry's shard.
-  @usableFromInline var hashes: ContiguousArray<Int> = []
   /// Slots that hold nothing and can be reused.
   @usableFromInline var freeSlots: [Int] = []
   /// Scratch space for the slots evicted or expired by one operation (kept to avoid allocating).
@@ -30,6 +28,10 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
   @usableFromInline let hub: EventHub<Key>
   /// Events of the operation under way, handed to the hub before the lock is given up.
   @usableFromInline var pendingEvents: [CacheEvent<Key>] = []
+  /// The notes one drain took from the read buffer (kept to avoid allocating).
+  @usableFromInline var batch: [ReadBuffer.Note] = []
+  /// Where ``warm()`` puts what it loads; never read.
+  @usableFromInline var warmth: UInt64 = 0
 
   /// Creates an empty table ordered by `policy`.
   @inlinable
@@ -66,21 +68,65 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
 
   /// Tells the policy about the reads and updates recorded in `reads` (only those
   /// of the stripe of thread number `thread`, when given), in order.
+  ///
+  /// The notes are taken out first, and the cache lines their entries' bookkeeping
+  /// lives on are asked for all at once (see ``warm()``), so that at sizes beyond
+  /// the processor's caches the misses overlap instead of coming one by one.
   @inlinable
   mutating func drain(_ reads: borrowing ReadBuffer, thread: Int? = nil) {
-    reads.drain(thread: thread) { note in
-      switch note {
-      case .hit(let ticket):
-        let slot = ReadTicket.slot(ticket)
-        if slot < generations.count, generations[slot] == ReadTicket.generation(ticket) {
-          policy.recordHit(slot)
-        }
-      case .update(let ticket):
-        update(ticket: ticket)
-      case .miss(let hash):
-        recordMiss(hash: hash)
+    guard generations.count >= Self.warmingSlots else {
+      reads.drain(thread: thread) { note in apply(note) }
+      return
+    }
+    batch.removeAll(keepingCapacity: true)
+    reads.drain(thread: thread) { note in batch.append(note) }
+    guard !batch.isEmpty else { return }
+    warm()
+    for index in batch.indices { apply(batch[index]) }
+  }
+
+  /// From this many slots on, a drain loads the lines its notes need before it
+  /// applies them (``warm()``): below, the policy's arrays stay in the processor's
+  /// caches and warming would only add work.
+  @inlinable
+  static var warmingSlots: Int { 16_384 }
+
+  /// Tells the policy about one note of the read buffer.
+  @inlinable
+  mutating func apply(_ note: ReadBuffer.Note) {
+    switch note {
+    case .hit(let ticket):
+      let slot = ReadTicket.slot(ticket)
+      if slot < generations.count, generations[slot] == ReadTicket.generation(ticket) {
+        policy.recordHit(slot)
+      }
+    case .update(let ticket):
+      update(ticket: ticket)
+    case .miss(let hash):
+      recordMiss(hash: hash)
+    }
+  }
+
+  /// Loads, for every hit in `batch`, its slot's generation and policy node, then
+  /// the nodes it is linked to and its frequency counters: the loads of one round
+  /// do not depend on each other, so the processor fetches their lines in
+  /// parallel, and applying the notes then finds them in its caches. The loaded
+  /// values only go to `warmth`.
+  @inlinable
+  mutating func warm() {
+    var sink: UInt64 = 0
+    for index in batch.indices {
+      guard case .hit(let ticket) = batch[index] else { continue }
+      let slot = ReadTicket.slot(ticket)
+      if slot < generations.count {
+        sink &+= UInt64(generations[slot]) &+ policy.warmNode(slot)
       }
     }
+    for index in batch.indices {
+      guard case .hit(let ticket) = batch[index] else { continue }
+      sink &+= policy.warmNeighbours(ReadTicket.slot(ticket))
+    }
+    warmth = sink
   }
 
   /// Tells the policy about a miss of a key whose hash is `hash`.
@@ -120,15 +166,16 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
         shard.entries[bucket].future = nil
         shard.entries[bucket].storedAt = now
         shard.entries[bucket].deadline = deadline
-        shard.entries[bucket].slide = slide
-        return ReadTicket.slot(shard.entries[bucket].ticket)
+        let ticket = shard.entries[bucket].ticket
+        shard.entries[bucket].tag = EntryShard<Key, Value>.Entry.tag(ticket, slides: slide > 0)
+        return ReadTicket.slot(ticket)
       }
       isNew = true
-      let slot = claimSlot(hash: hash)
+      let slot = claimSlot()
       shard.insert(
         .init(
           key: key, value: value, cost: cost, ticket: ticket(of: slot), storedAt: now,
-          deadline: deadline, slide: slide),
+          deadline: deadline, slides: slide > 0),
         hash: hash)
       return slot
     }
@@ -164,9 +211,9 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
     policy.update(slot, cost: policy.nodes[slot].cost)
   }
 
-  /// A free slot for a key whose hash is `hash`.
+  /// A free slot for a new entry (the policy's node for it keeps the key's hash).
   @inlinable
-  mutating func claimSlot(hash: Int) -> Int {
+  mutating func claimSlot() -> Int {
     let slot: Int
     if let free = freeSlots.popLast() {
       slot = free
@@ -174,17 +221,22 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
       slot = generations.count
       precondition(slot < 0x7FFF_FFFE, "a memory level holds fewer than 2³¹ − 2 entries")
       generations.append(0)
-      hashes.append(0)
     }
-    hashes[slot] = hash
     return slot
+  }
+
+  /// The hash of the key of the entry in `slot` (or of the last one it held),
+  /// which finds the entry's shard: the policy's node of the slot keeps it.
+  @inlinable
+  func hash(of slot: Int) -> Int {
+    Int(truncatingIfNeeded: policy.nodes[slot].hash)
   }
 
   /// Removes the entry in `slot` from its shard and frees the slot (the policy
   /// must no longer hold it); returns the entry's key.
   @inlinable
   mutating func removeEntry(in slot: Int, from shards: borrowing Shards) -> Key? {
-    let hash = hashes[slot]
+    let hash = hash(of: slot)
     let ticket = ticket(of: slot)
     let key = shards.withShard(hash: hash) { shard -> Key? in
       guard let bucket = shard.find(ticket: ticket, hash: hash) else { return nil }
@@ -217,7 +269,7 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
   /// it again at its deadline otherwise.
   @inlinable
   mutating func expire(_ slot: Int, now: Int64, in shards: borrowing Shards) {
-    let hash = hashes[slot]
+    let hash = hash(of: slot)
     let ticket = ticket(of: slot)
     var later = TimerWheel.none
     let key = shards.withShard(hash: hash) { shard -> Key? in
@@ -247,6 +299,18 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
       expire(slot, now: now, in: shards)
     }
     removeExpired(now: now, in: shards)
+  }
+
+  /// Whether the shard holds a value for `key` (whose hash is `hash`) that has
+  /// not expired at `now`.
+  @inlinable
+  func holdsLiveValue(
+    for key: Key, hash: Int, now: Int64, in shards: borrowing Shards
+  ) -> Bool {
+    shards.withShard(hash: hash) { shard -> Bool in
+      guard let bucket = shard.find(key, hash: hash) else { return false }
+      return now < shard.entries[bucket].deadline
+    }
   }
 
   /// Removes the entry stored under `key` (whose hash is `hash`), if any.

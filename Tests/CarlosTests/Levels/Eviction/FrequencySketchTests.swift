@@ -81,7 +81,7 @@ struct FrequencySketchTests {
     sketch.ensureCapacity(10)  // smaller: no change
     #expect(sketch.frequency(key) == 5)
     sketch.ensureCapacity(4_096)
-    #expect(sketch.table.count == 4_096)
+    #expect(sketch.words == 4_096)
     #expect(sketch.sampleSize == 40_960)
     #expect(sketch.frequency(key) == 0)
   }

@@ -18,7 +18,7 @@ struct EntryShardTests {
   private static func entry(_ key: Collider, ticket: UInt64 = 1) -> Shard.Entry {
     Shard.Entry(
       key: key, value: key.id, cost: 1, ticket: ticket, storedAt: 0, deadline: TimerWheel.none,
-      slide: 0)
+      slides: false)
   }
 
   @Test("every key inserted is found by its hash, also when all hashes collide")
@@ -84,22 +84,49 @@ struct EntryShardTests {
     let latest = CacheLineBox(Atomic<Int64>(.min))
     var report = Shard.ReadReport()
     let first = shard.read(
-      key, hash: key.hash, clock: .manual(ManualClock()), latest: latest.pointer, report: &report)
+      key, hash: key.hash, clock: .manual(ManualClock()), latest: latest.pointer, slide: 0,
+      report: &report)
     #expect(first?.result?.value == 5)
     #expect(report.ticket == 42)
     var again = Shard.ReadReport()
     #expect(
       shard.read(
-        key, hash: key.hash, clock: .manual(ManualClock()), latest: latest.pointer, report: &again)
+        key, hash: key.hash, clock: .manual(ManualClock()), latest: latest.pointer, slide: 0,
+        report: &again)
         === first)
     #expect(shard.hits == 2 && shard.misses == 0)
     var missed = Shard.ReadReport()
     #expect(
       shard.read(
         Collider(id: 6, hash: 0x1234), hash: 0x1234, clock: .manual(ManualClock()),
-        latest: latest.pointer,
+        latest: latest.pointer, slide: 0,
         report: &missed) == nil)
     #expect(missed.ticket == 0 && shard.misses == 1)
+  }
+
+  @Test(
+    "a read of an entry that slides moves its deadline by the level's slide; its ticket stays clean"
+  )
+  func slidingRead() {
+    var shard = Shard()
+    let key = Collider(id: 9, hash: 0x99)
+    var sliding = Shard.Entry(
+      key: key, value: 9, cost: 1, ticket: 42, storedAt: 0, deadline: 1_000, slides: true)
+    #expect(sliding.ticket == 42 && sliding.slides)
+    sliding.deadline = 1_000
+    shard.insert(sliding, hash: key.hash)
+    let clock = ManualClock()
+    let latest = CacheLineBox(Atomic<Int64>(.min))
+    var report = Shard.ReadReport()
+    let now = ClockSource.manual(clock).nanoseconds()
+    let bucket = shard.find(key, hash: key.hash)!
+    shard.entries[bucket].deadline = now + 1_000
+    _ = shard.read(
+      key, hash: key.hash, clock: .manual(clock), latest: latest.pointer, slide: 5_000,
+      report: &report)
+    #expect(report.ticket == 42)
+    #expect(shard.entries[bucket].deadline == now + 5_000)
+    #expect(shard.find(ticket: 42, hash: key.hash) == bucket)
   }
 
   @Test("a value is replaced in place only by one of the same cost, and only if it never expires")
@@ -113,7 +140,7 @@ struct EntryShardTests {
     let latest = CacheLineBox(Atomic<Int64>(.min))
     var report = Shard.ReadReport()
     let before = shard.read(
-      plain, hash: plain.hash, clock: .manual(ManualClock()), latest: latest.pointer,
+      plain, hash: plain.hash, clock: .manual(ManualClock()), latest: latest.pointer, slide: 0,
       report: &report)
 
     #expect(shard.replace(plain, hash: plain.hash, with: 10, cost: 2, now: 5) == 0)
@@ -125,7 +152,7 @@ struct EntryShardTests {
     #expect(shard.entries[bucket].value == 10)
     #expect(shard.entries[bucket].storedAt == 5)
     let after = shard.read(
-      plain, hash: plain.hash, clock: .manual(ManualClock()), latest: latest.pointer,
+      plain, hash: plain.hash, clock: .manual(ManualClock()), latest: latest.pointer, slide: 0,
       report: &report)
     #expect(after !== before)
     #expect(after?.result?.value == 10)

@@ -1,0 +1,156 @@
+// Resident bytes per entry of a `String → Int` map, measured as the issue
+// "The memory level at real sizes" asks: the process's resident set
+// (`/proc/self/statm`) before and after storing the entries, the key strings made
+// before the first reading.
+//
+//   swift run -c release --package-path Benchmarks Footprint <subject> [entries]
+//
+// <subject>: `dictionary` (a `[String: Int]`), `adaptive` or `lru` (a
+// `MemoryCacheLevel` whose capacity holds every entry), or `adaptive-read` /
+// `lru-read` (the level, after one get of every key). Prints one line:
+// `<subject> <entries> <bytes per entry>`. Run each subject in its own process.
+// With `FOOTPRINT_TRIM=1`, a level's figure is taken after `malloc_trim(0)`, and a
+// line before it says how many bytes per entry the allocator had kept.
+//
+// `probe-set-adaptive` / `probe-set-lru` [entries] time sets of new keys into a
+// level at 90 % of `entries` keys that holds them all (see `probeSets`).
+//
+// `probe-adaptive` / `probe-lru` / `probe-dictionary` [entries] instead store
+// `entries` Int keys, then do 200,000 gets of uniformly random stored keys in
+// `probeGets`, for a cache simulator to count what a hit touches:
+//
+//   valgrind --tool=callgrind --cache-sim=yes --toggle-collect='*probeGets*' \
+//     Benchmarks/.build/release/Footprint probe-adaptive 100000
+import Carlos
+import Foundation
+
+/// The process's resident bytes, from `/proc/self/statm`.
+func residentBytes() -> Int {
+  guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+    let pages = text.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+  else { fatalError("cannot read /proc/self/statm") }
+  return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+let arguments = CommandLine.arguments
+let subject = arguments.count > 1 ? arguments[1] : "dictionary"
+let entries = arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000
+let keys = (0..<entries).map { "user:\($0):profile" }
+
+/// Calls glibc's `malloc_trim(0)` (which Swift's Glibc module does not export).
+func trimMalloc() {
+  typealias Trim = @convention(c) (Int) -> Int32
+  guard let symbol = dlsym(nil, "malloc_trim") else { fatalError("no malloc_trim") }
+  _ = unsafeBitCast(symbol, to: Trim.self)(0)
+}
+
+/// Stores every key in a level with `policy`, reading each once when `reads`;
+/// returns the resident growth, with the level still alive.
+func measureLevel(_ policy: EvictionPolicy, reads: Bool) -> Int {
+  let before = residentBytes()
+  let level = MemoryCacheLevel<String, Int>(capacity: entries, policy: policy)
+  for (value, key) in keys.enumerated() { level.set(value, forKey: key) }
+  if reads {
+    for key in keys { _ = level.get(key).result }
+  }
+  var growth = residentBytes() - before
+  precondition(level.count == entries, "the level dropped entries")
+  if ProcessInfo.processInfo.environment["FOOTPRINT_TRIM"] == "1" {
+    // What the allocator keeps of freed memory (the shards' smaller, earlier tables).
+    trimMalloc()
+    let trimmed = residentBytes() - before
+    print("trimmed", String(format: "%.1f", Double(growth - trimmed) / Double(entries)))
+    growth = trimmed
+  }
+  return growth
+}
+
+/// Does a get of every key of `keys` (the only code the probe's simulator counts).
+@inline(never)
+func probeGets(_ get: (Int) -> Int?, _ keys: [Int]) -> Int {
+  var found = 0
+  for key in keys where get(key) != nil { found &+= 1 }
+  return found
+}
+
+/// Stores `entries` Int keys in a fresh subject and runs `probeGets` on them;
+/// with `PROBE_TIMED=1` in the environment, prints the best of 5 timed passes of
+/// 1,000,000 gets instead (ns per get; a quick A/B check, not a benchmark).
+func probe(_ kind: String) {
+  var random = SystemRandomNumberGenerator()
+  let timed = ProcessInfo.processInfo.environment["PROBE_TIMED"] == "1"
+  let sequence = (0..<(timed ? 1_000_000 : 200_000)).map { _ in
+    Int.random(in: 0..<entries, using: &random)
+  }
+  let get: (Int) -> Int?
+  if kind == "dictionary" {
+    var dictionary: [Int: Int] = [:]
+    for key in 0..<entries { dictionary[key] = key }
+    let frozen = dictionary
+    get = { frozen[$0] }
+  } else {
+    let level = MemoryCacheLevel<Int, Int>(
+      capacity: entries, policy: kind == "lru" ? .lru : .adaptiveTinyLFU)
+    for key in 0..<entries { level.set(key, forKey: key) }
+    get = { level.get($0).result?.value }
+  }
+  guard timed else {
+    print("probe", kind, entries, probeGets(get, sequence))
+    return
+  }
+  var best = Double.infinity
+  for _ in 0..<5 {
+    let start = DispatchTime.now().uptimeNanoseconds
+    _ = probeGets(get, sequence)
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start)
+    best = min(best, elapsed / Double(sequence.count))
+  }
+  print("probe", kind, entries, String(format: "%.1f ns per get", best))
+}
+
+/// `probe-set-<policy>`: a level with capacity for 90 % of `entries` Int keys,
+/// filled with all of them, then the best of 3 timed passes of 300,000 sets of new
+/// keys (every set evicts), in ns per set.
+func probeSets(_ kind: String) {
+  let capacity = entries * 9 / 10
+  let level = MemoryCacheLevel<Int, Int>(
+    capacity: capacity, policy: kind == "lru" ? .lru : .adaptiveTinyLFU)
+  for key in 0..<entries { level.set(key, forKey: key) }
+  var next = entries
+  var best = Double.infinity
+  for _ in 0..<3 {
+    let start = DispatchTime.now().uptimeNanoseconds
+    for _ in 0..<300_000 {
+      level.set(next, forKey: next)
+      next += 1
+    }
+    best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 300_000)
+  }
+  print("probe-set", kind, entries, String(format: "%.1f ns per set", best))
+}
+
+if subject.hasPrefix("probe-set-") {
+  probeSets(String(subject.dropFirst(10)))
+  exit(0)
+}
+
+if subject.hasPrefix("probe-") {
+  probe(String(subject.dropFirst(6)))
+  exit(0)
+}
+
+let growth: Int
+switch subject {
+case "dictionary":
+  let before = residentBytes()
+  var dictionary: [String: Int] = [:]
+  for (value, key) in keys.enumerated() { dictionary[key] = value }
+  growth = residentBytes() - before
+  precondition(dictionary.count == entries)
+case "adaptive": growth = measureLevel(.adaptiveTinyLFU, reads: false)
+case "lru": growth = measureLevel(.lru, reads: false)
+case "adaptive-read": growth = measureLevel(.adaptiveTinyLFU, reads: true)
+case "lru-read": growth = measureLevel(.lru, reads: true)
+default: fatalError("unknown subject \(subject)")
+}
+print(subject, entries, String(format: "%.1f", Double(growth) / Double(entries)))
