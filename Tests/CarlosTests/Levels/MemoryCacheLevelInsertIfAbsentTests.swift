@@ -64,13 +64,27 @@ struct MemoryCacheLevelInsertIfAbsentTests {
     }
   }
 
+  @Test("without an expiry, an insert follows the level's policy, after-access included")
+  func followsThePolicy() async throws {
+    let clock = ManualClock()
+    let level = MemoryCacheLevel<String, Int>(
+      capacity: 10, expiration: .afterAccess(.seconds(10)), clock: clock)
+    #expect(try await level.insertIfAbsent(1, forKey: "a"))
+    clock.advance(by: .seconds(8))
+    #expect(try await level.get("a") == 1)  // a read slides the deadline
+    clock.advance(by: .seconds(8))
+    #expect(try await level.get("a") == 1)
+    clock.advance(by: .seconds(11))
+    await #expect(throws: FetchError.valueNotInCache) { try await level.get("a") }
+  }
+
   @Test("observers see the insert as a set")
-  func observed() async {
+  func observed() async throws {
     let level = MemoryCacheLevel<String, Int>(capacity: 10)
     let seen = Lock<[CacheEvent<String>]>([])
     let token = level.observe { event in seen.withLock { $0.append(event) } }
-    level.insertIfAbsent(1, forKey: "a")
-    level.insertIfAbsent(2, forKey: "a")
+    #expect(try await level.insertIfAbsent(1, forKey: "a"))
+    #expect(try await !level.insertIfAbsent(2, forKey: "a"))
     await level.eventsDelivered()
     #expect(seen.withLock { $0 } == [.set("a")])
     token.cancel()

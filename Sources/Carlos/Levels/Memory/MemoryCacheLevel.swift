@@ -59,7 +59,7 @@ import Synchronization
 /// let users = MemoryCacheLevel<String, User>(capacity: 1_000, cost: { _ in 1 })  // 1,000 users
 /// ```
 public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
-  TimedCacheLevel, ObservableCacheLevel
+  TimedCacheLevel, ObservableCacheLevel, InsertingCacheLevel
 {
   public typealias KeyType = Key
   public typealias OutputType = Value
@@ -281,7 +281,29 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
   /// ``MemoryCacheLevelError/valueTooLarge(cost:capacity:)`` when no value is
   /// there and `value` alone costs more than the capacity.
   @discardableResult
-  public func insertIfAbsent(_ value: Value, forKey key: Key, expiry: Expiry = .never) -> Future<
+  public func insertIfAbsent(_ value: Value, forKey key: Key, expiry: Expiry) -> Future<Bool> {
+    insert(value, forKey: key, expiry: expiry, slide: 0)
+  }
+
+  /// Stores `value` under `key` only if the level holds no live value for `key`, like
+  /// ``insertIfAbsent(_:forKey:expiry:)``; the value expires as the level's
+  /// `expiration` policy says, as with ``set(_:forKey:)``.
+  @discardableResult
+  public func insertIfAbsent(_ value: Value, forKey key: Key) -> Future<Bool> {
+    switch expiration.rule {
+    case .never: return insert(value, forKey: key, expiry: .never, slide: 0)
+    case .afterWrite(let duration):
+      return insert(value, forKey: key, expiry: .after(duration), slide: 0)
+    case .afterAccess(let duration):
+      return insert(value, forKey: key, expiry: .after(duration), slide: duration.nanoseconds)
+    case .perEntry(let decide):
+      return insert(value, forKey: key, expiry: decide(key, value), slide: 0)
+    }
+  }
+
+  /// The insert-if-absent of `value`, expiring at `expiry` and, when `slide` is not
+  /// zero, `slide` nanoseconds after each read.
+  private func insert(_ value: Value, forKey key: Key, expiry: Expiry, slide: Int64) -> Future<
     Bool
   > {
     let cost = Swift.max(1, self.cost(value))
@@ -300,7 +322,8 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
         return .success(false)
       }
       table.store(
-        value, cost: cost, hash: hash, for: key, now: now, deadline: deadline, slide: 0, in: shards)
+        value, cost: cost, hash: hash, for: key, now: now, deadline: deadline, slide: slide,
+        in: shards)
       return .success(true)
     }
     switch outcome {
