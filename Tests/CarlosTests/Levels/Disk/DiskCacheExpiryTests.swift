@@ -134,6 +134,22 @@ struct DiskCacheExpiryTests {
   }
 
   @Test(
+    "A positive expiry shorter than a nanosecond stores the value until the next nanosecond",
+    arguments: [Duration(secondsComponent: 0, attosecondsComponent: 1), .nanoseconds(1) / 2])
+  func subNanosecondExpiry(duration: Duration) async throws {
+    let folder = DiskTestFolder()
+    defer { folder.remove() }
+    let clock = ManualClock(start: start)
+    let level = DiskCacheLevel<String, Data>(path: folder.path, clock: clock)
+    try await level.set(Data("old".utf8), forKey: "k").value
+    try await level.set(Data("new".utf8), forKey: "k", expiry: .after(duration)).value
+    #expect(try await level.get("k").value == Data("new".utf8))
+    #expect(DiskTestFolder.cacheFiles(in: folder.path).count == 1)
+    clock.advance(by: .microseconds(1))
+    #expect(await isMiss(level.get("k")))
+  }
+
+  @Test(
     "Far-future dates and overflowing durations saturate: stored, never expiring",
     arguments: [
       Expiry.at(.distantFuture), .after(.seconds(Int64.max)), .after(.nanoseconds(Int64.max)),
