@@ -43,19 +43,24 @@ detect_leaks() {
 }
 
 run_one() {
-  local name=$1
+  local name=$1 leaks deadline left attempt=0
   rm -rf "$out/seeds/$name"
   CARLOS_FUZZ_WRITE_SEEDS="$out/seeds/$name" "$out/bin/$name"
   mkdir -p "$out/corpus/$name" "$out/artifacts/$name" "$out/logs"
-  # -timeout: an input that takes 10 s is reported as a hang. libFuzzer stops at
-  # the first crash, hang or out-of-memory input.
-  # No Swift backtracer: libFuzzer reports the crash itself.
-  local leaks
+  : >"$out/logs/$name.log"
   leaks=$(detect_leaks "$name")
-  SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=$leaks" "$out/bin/$name" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -max_len="$(max_len "$name")" -detect_leaks="$leaks" -print_final_stats=1 \
-    -artifact_prefix="$out/artifacts/$name/" \
-    "$out/corpus/$name" "$out/seeds/$name" >"$out/logs/$name.log" 2>&1 || true
+  deadline=$(($(date +%s) + seconds))
+  # libFuzzer stops at the first crash, hang (-timeout: an input taking 10 s) or
+  # out-of-memory input: start it again on the grown corpus until the time is up
+  # (at most 20 times, in case a seed itself crashes). No Swift backtracer:
+  # libFuzzer reports the crash itself.
+  while left=$((deadline - $(date +%s))) && [ "$left" -gt 2 ] && [ $attempt -lt 20 ]; do
+    attempt=$((attempt + 1))
+    SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=$leaks" "$out/bin/$name" \
+      -max_total_time="$left" -timeout=10 -rss_limit_mb=2048 -max_len="$(max_len "$name")" \
+      -detect_leaks="$leaks" -print_final_stats=1 -artifact_prefix="$out/artifacts/$name/" \
+      "$out/corpus/$name" "$out/seeds/$name" >>"$out/logs/$name.log" 2>&1 || true
+  done
 }
 
 started=$(date +%s)
@@ -74,8 +79,12 @@ printf '%-22s %12s %8s %8s %8s  %s\n' target executions cov ft corpus crashes
 found=0
 for name in "${targets[@]}"; do
   log="$out/logs/$name.log"
-  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  [ -n "$execs" ] || execs=$( (grep -oE '^#[0-9]+' "$log" || true) | tail -1 | tr -d '#')
+  # Executions summed over the restarts (a crashed run prints no final stats: its
+  # last progress line counts).
+  execs=$(awk '/^#[0-9]+/ { last = substr($1, 2) }
+    /^stat::number_of_executed_units:/ { total += $2; last = 0 }
+    /^INFO: Seed:/ { total += last; last = 0 }
+    END { print total + last }' "$log")
   cov=$( (grep -oE 'cov: [0-9]+' "$log" || true) | tail -1 | cut -d' ' -f2)
   ft=$( (grep -oE 'ft: [0-9]+' "$log" || true) | tail -1 | cut -d' ' -f2)
   corpus=$(find "$out/corpus/$name" -type f | wc -l)
