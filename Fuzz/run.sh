@@ -27,7 +27,7 @@ out=${FUZZ_OUT:-.build-fuzz}
 # read path that checks the header's declared size first; a notice may be 8,000 bytes.
 max_len() {
   case $1 in
-    disk-file) echo 70000 ;;
+    disk-file) echo 80000 ;;
     postgres-notice) echo 9000 ;;
     *) echo 8192 ;;
   esac

@@ -13,7 +13,7 @@ typealias Fuzzed = DiskFileRead
 /// The first input byte picks the capacity (a multiple of 4 KiB, or none), the
 /// rest is the file. Invariants: a read returns exactly the file's bytes, or is
 /// rejected only when the file is over capacity or (over 64 KiB) its header
-/// declares another size; the head is the file's first bytes and its size; and
+/// declares another size, and never when it is a valid cache file within capacity; the head is the file's first bytes and its size; and
 /// the header read from the head agrees with the full inspection.
 enum DiskFileRead: FuzzTarget {
   /// The file each input is written to, one per process.
@@ -23,13 +23,12 @@ enum DiskFileRead: FuzzTarget {
   }()
 
   static func seeds() -> [[UInt8]] {
-    CacheFiles.samples().map { [0] + $0 } + [
-      // Over 64 KiB: the header is read first and its declared size checked.
-      [0]
-        + CacheFiles.file(
-          key: Array("big".utf8), value: Array(repeating: 7, count: 70_000),
-          encoding: DiskValueCoder<Data>.rawEncoding, storedAt: 1, expiresAt: nil),
-      [3] + Array(repeating: 0, count: 10_000),
+    // Over 64 KiB: the header is read first and its declared size checked.
+    let big = CacheFiles.file(
+      key: Array("big".utf8), value: Array(repeating: 7, count: 70_000),
+      encoding: DiskValueCoder<Data>.rawEncoding, storedAt: 1, expiresAt: nil)
+    return CacheFiles.samples().map { [0] + $0 } + [
+      [0] + big, [0] + CacheFiles.version1(of: big), [3] + Array(repeating: 0, count: 10_000),
     ]
   }
 
@@ -59,6 +58,11 @@ enum DiskFileRead: FuzzTarget {
         bytes.count > DiskFile.checkedReadThreshold && declared != nil
         && declared != UInt64(bytes.count)
       require(overCapacity || misdeclared, "a file of \(bytes.count) bytes rejected: \(reason)")
+      // A valid cache file within capacity is always read.
+      let valid = DiskCacheFileFormat.inspect(bytes)
+      require(
+        overCapacity || (try? valid.get()) == nil,
+        "a valid cache file of \(bytes.count) bytes rejected: \(reason)")
     case .failure(let failure):
       fatalError("reading a plain file failed: \(failure)")
     }

@@ -307,6 +307,18 @@ struct DiskCacheExpiryTests {
     #expect(again.storedAt == start && again.expiresAt == start.addingTimeInterval(30))
   }
 
+  @Test("A version-1 file over 64 KiB (read header first) reads too")
+  func largeLegacyFile() async throws {
+    let folder = DiskTestFolder()
+    defer { folder.remove() }
+    let value = [UInt8](repeating: 7, count: 70_000)
+    try Data(diskTestVersion1File(key: "big", value: value)).write(
+      to: URL(fileURLWithPath: folder.child(cacheFileName("big"))))
+    let level = DiskCacheLevel<String, Data>(path: folder.path, clock: ManualClock(start: start))
+    #expect(try await level.get("big").value == Data(value))
+    #expect(DiskTestFolder.cacheFiles(in: folder.path).count == 1)
+  }
+
   @Test("A version-1 file reads as never expiring, stored at its modification time")
   func legacyFile() async throws {
     let folder = DiskTestFolder()
