@@ -7,14 +7,18 @@ typealias Fuzzed = DiskFileRead
 /// How the disk level reads a file it finds in its folder: the input is written to
 /// a file, then read with ``DiskFile/read(_:limits:)`` (the level's limits: a
 /// capacity, and a header whose declared size a file over 64 KiB must match before
-/// the rest is read) and ``DiskFile/readHead(_:count:)`` (what the index and
-/// `removeExpired` read), and what they read is inspected as a cache file.
+/// the rest is read) and ``DiskFile/readHead(_:count:)`` (the header, as the index
+/// and `removeExpired` read it; then up to the end of the key the header declares,
+/// as the level reads it to name a removed file's key), and what they read is
+/// inspected as a cache file.
 ///
 /// The first input byte picks the capacity (a multiple of 4 KiB, or none), the
 /// rest is the file. Invariants: a read returns exactly the file's bytes, or is
 /// rejected only when the file is over capacity or (over 64 KiB) its header
-/// declares another size, and never when it is a valid cache file within capacity; the head is the file's first bytes and its size; and
-/// the header read from the head agrees with the full inspection.
+/// declares another size, and never when it is a valid cache file within capacity;
+/// a head is the file's first bytes and its size, whatever count is asked for
+/// (within the 2 GB libFuzzer allows); and the header read from the head agrees
+/// with the full inspection.
 enum DiskFileRead: FuzzTarget {
   /// The file each input is written to, one per process.
   static let path: String = {
@@ -75,6 +79,14 @@ enum DiskFileRead: FuzzTarget {
     require(
       head.bytes.elementsEqual(bytes.prefix(DiskCacheFileFormat.headerSize)),
       "readHead read other bytes")
+    // What the level reads to name the key of a file it removes, for its observers.
+    if let keyRange = withExactCopy(of: head.bytes, { DiskCacheFileFormat.keyRange(inHeader: $0) }),
+      let whole = DiskFile.readHead(path, count: keyRange.upperBound)
+    {
+      require(
+        whole.bytes.elementsEqual(bytes.prefix(keyRange.upperBound)),
+        "readHead up to the key's end read other bytes")
+    }
     let header = withExactCopy(of: head.bytes) {
       DiskCacheFileFormat.header($0, fileSize: head.size)
     }
