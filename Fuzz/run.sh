@@ -7,7 +7,9 @@
 # crash, timeout and out-of-memory inputs land in .build-fuzz/artifacts/TARGET/,
 # and libFuzzer's output in .build-fuzz/logs/TARGET.log (FUZZ_OUT=folder: another
 # folder than .build-fuzz). Exits 1 when a target found a crash (the summary names
-# the files). See Fuzz/README.md.
+# the files). FUZZ_TIMEOUT=seconds: how long one input may take before it counts as a
+# hang (10 by default; the alarm is wall-clock time, so give runs at low priority on
+# a busy machine more). See Fuzz/README.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -50,14 +52,14 @@ run_one() {
   : >"$out/logs/$name.log"
   leaks=$(detect_leaks "$name")
   deadline=$(($(date +%s) + seconds))
-  # libFuzzer stops at the first crash, hang (-timeout: an input taking 10 s) or
+  # libFuzzer stops at the first crash, hang (-timeout: an input taking too long) or
   # out-of-memory input: start it again on the grown corpus until the time is up
   # (at most 20 times, in case a seed itself crashes). No Swift backtracer:
   # libFuzzer reports the crash itself.
   while left=$((deadline - $(date +%s))) && [ "$left" -gt 2 ] && [ $attempt -lt 20 ]; do
     attempt=$((attempt + 1))
     SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=$leaks" "$out/bin/$name" \
-      -max_total_time="$left" -timeout=10 -rss_limit_mb=2048 -max_len="$(max_len "$name")" \
+      -max_total_time="$left" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -max_len="$(max_len "$name")" \
       -detect_leaks="$leaks" -print_final_stats=1 -artifact_prefix="$out/artifacts/$name/" \
       "$out/corpus/$name" "$out/seeds/$name" >>"$out/logs/$name.log" 2>&1 || true
   done
@@ -88,7 +90,8 @@ for name in "${targets[@]}"; do
   cov=$( (grep -oE 'cov: [0-9]+' "$log" || true) | tail -1 | cut -d' ' -f2)
   ft=$( (grep -oE 'ft: [0-9]+' "$log" || true) | tail -1 | cut -d' ' -f2)
   corpus=$(find "$out/corpus/$name" -type f | wc -l)
-  crashes=$(find "$out/artifacts/$name" -type f -newermt "@$started" | sort)
+  # slow-unit-* files are inputs that took over 10 s, reported but not failures.
+  crashes=$(find "$out/artifacts/$name" -type f ! -name 'slow-unit-*' -newermt "@$started" | sort)
   count=$(printf '%s' "$crashes" | grep -c . || true)
   printf '%-22s %12s %8s %8s %8s  %s\n' "$name" "${execs:-?}" "${cov:-?}" "${ft:-?}" "$corpus" "$count"
   if [ "$count" -gt 0 ]; then

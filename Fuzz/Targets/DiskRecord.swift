@@ -48,11 +48,9 @@ enum DiskRecord: FuzzTarget {
       entry.key.lowerBound == headerSize && entry.key.upperBound == entry.value.lowerBound
         && entry.value.upperBound == file.count,
       "key \(entry.key) and value \(entry.value) do not tile a file of \(file.count) bytes")
-    if version == 2 {
-      require(
-        declared == UInt64(file.count),
-        "declaredSize says \(String(describing: declared)) of \(file.count) bytes")
-    }
+    require(
+      declared == UInt64(file.count),
+      "declaredSize says \(String(describing: declared)) of \(file.count) bytes")
     require(
       entry.expiresAt != DiskCacheFileFormat.neverExpires, "the never sentinel read as a date")
 
