@@ -112,14 +112,16 @@ extension Future {
     // `flatMap` only looks at `other` once this future has succeeded; watch it
     // from the start too, so its failure or cancellation ends `zipped` at once,
     // and cancelling `zipped` reaches it while this future is still pending.
-    zipped.onCancel { [weak other] in other?.cancel() }
-    other.onCompletion { result in
+    // Links, not callbacks, so a chain of zips ends on a constant depth of stack.
+    zipped.cancelOnCancel(other)
+    let started = other.chain { result in
       switch result {
-      case .success: break
-      case .error(let error): zipped.complete(.error(error))
-      case .cancelled: zipped.complete(.cancelled)
+      case .success: return nil
+      case .error(let error): return zipped.completeLater(.error(error))
+      case .cancelled: return zipped.completeLater(.cancelled)
       }
     }
+    if let started { drain(started) }
     return zipped
   }
 }

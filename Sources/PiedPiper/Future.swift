@@ -59,6 +59,15 @@ public final class Future<Value: Sendable>: Sendable {
     handlers = .none
   }
 
+  /// Frees the callbacks of a future that dies pending without recursing into the
+  /// futures they complete (see ``FutureRelease``).
+  deinit {
+    if case .none = handlers { return }
+    let started = FutureRelease.enqueue(handlers)
+    handlers = .none
+    if started { FutureRelease.drain() }
+  }
+
   /// Creates a future that is already complete with `result`.
   @inlinable
   public init(result: FutureResult<Value>) {

@@ -50,8 +50,9 @@ public final class Promise<Value: Sendable>: Sendable {
   @inlinable
   @discardableResult
   public func mimic(_ other: Future<Value>) -> Promise<Value> {
-    future.onCancel { [weak other] in other?.cancel() }
-    other.onCompletion { [future] result in future.complete(result) }
+    // Links, not callbacks: a chain of promises mimicking each other completes
+    // and cancels on a constant depth of stack.
+    if let started = future.continue(with: other) { drain(started) }
     return self
   }
 

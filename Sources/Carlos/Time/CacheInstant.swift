@@ -39,13 +39,17 @@ struct CacheInstant: Sendable, Hashable, Comparable {
     Date(timeIntervalSince1970: Double(nanoseconds) / 1e9)
   }
 
-  /// This moment moved by `duration`, saturated to the representable range.
+  /// This moment moved by `duration` rounded up to a whole nanosecond, saturated to
+  /// the representable range.
   @inlinable
   func adding(_ duration: Duration) -> CacheInstant {
     let (seconds, attoseconds) = duration.components
     let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
     if overflow { return seconds < 0 ? .distantPast : .distantFuture }
-    let span = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+    // Rounded up to the next whole nanosecond, so a positive duration never counts
+    // as zero (which would mean "already expired").
+    let (fraction, remainder) = attoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+    let span = whole.addingReportingOverflow(fraction + (remainder > 0 ? 1 : 0))
     if span.overflow { return seconds < 0 ? .distantPast : .distantFuture }
     return adding(nanoseconds: span.partialValue)
   }

@@ -12,8 +12,10 @@ import Foundation
 /// ```
 ///
 /// Bad input is safe: a zero or negative duration, or a date in the past, means
-/// "already expired" (the set stores nothing and removes any older value); a
-/// duration or date too far away to represent means "as late as representable".
+/// "already expired" (the set stores nothing and removes any older value); a positive
+/// duration counts in whole nanoseconds, rounded up, so even one shorter than a
+/// nanosecond stores the value; a duration or date too far away to represent means
+/// "as late as representable".
 public enum Expiry: Sendable, Hashable, CustomStringConvertible {
   /// The value never expires.
   case never

@@ -103,6 +103,19 @@ struct MemoryCacheLevelExpiryTests {
     }
   }
 
+  @Test(
+    "a positive expiry shorter than a nanosecond stores the value until the next nanosecond",
+    arguments: [Duration(secondsComponent: 0, attosecondsComponent: 1), .nanoseconds(1) / 2])
+  func subNanosecond(duration: Duration) {
+    let clock = ManualClock()
+    let level = MemoryCacheLevel<String, Int>(capacity: 100, clock: clock)
+    level.set(1, forKey: "k")
+    #expect(level.set(2, forKey: "k", expiry: .after(duration)).result?.value != nil)
+    #expect(value(level, "k") == 2)
+    clock.advance(by: .microseconds(1))
+    #expect(value(level, "k") == nil)
+  }
+
   @Test("far-future expiries saturate: the value stays")
   func farFuture() {
     let clock = ManualClock()

@@ -88,6 +88,21 @@ struct UserDefaultsCacheLevelExpiryTests {
   }
 
   @Test(
+    "A positive expiry shorter than a nanosecond stores the value until the next nanosecond",
+    arguments: [Duration(secondsComponent: 0, attosecondsComponent: 1), .nanoseconds(1) / 2])
+  func subNanosecondExpiry(duration: Duration) async throws {
+    let suite = makeSuiteName()
+    defer { removeSuite(suite) }
+    let clock = ManualClock(start: start)
+    let level = UserDefaultsCacheLevel<String, String>(name: suite, clock: clock)
+    try await level.set("old", forKey: "k").value
+    try await level.set("new", forKey: "k", expiry: .after(duration)).value
+    #expect(try await level.get("k").value == "new")
+    clock.advance(by: .microseconds(1))
+    #expect(isMiss(level.get("k")))
+  }
+
+  @Test(
     "Far-future dates and overflowing durations saturate: stored, never expiring",
     arguments: [
       Expiry.at(.distantFuture), .after(.seconds(Int64.max)),

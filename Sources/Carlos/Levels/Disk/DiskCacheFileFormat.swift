@@ -204,13 +204,16 @@ package enum DiskCacheFileFormat {
     field == neverExpires ? nil : field
   }
 
-  /// The size of the whole file whose header is `header` (at least
-  /// ``headerSize`` bytes) says it has, or nil when it is not a header of this format.
+  /// The size the whole file whose header is `header` (at least
+  /// ``version1HeaderSize`` bytes) says it has, counting the header of its own
+  /// version, or nil when it is not a header of this format.
   package static func declaredSize(_ header: UnsafeRawBufferPointer) -> UInt64? {
-    guard header.count >= headerSize, load(UInt32.self, header, 0) == magic else { return nil }
+    guard header.count >= version1HeaderSize, load(UInt32.self, header, 0) == magic,
+      let size = headerSize(of: load(UInt16.self, header, 4))
+    else { return nil }
     let lengths = UInt64(load(UInt32.self, header, 8)).addingReportingOverflow(
       load(UInt64.self, header, 16))
-    let total = lengths.partialValue.addingReportingOverflow(UInt64(headerSize))
+    let total = lengths.partialValue.addingReportingOverflow(UInt64(size))
     return lengths.overflow || total.overflow ? UInt64.max : total.partialValue
   }
 

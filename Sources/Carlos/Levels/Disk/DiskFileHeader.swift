@@ -17,7 +17,8 @@ extension DiskFile {
     var identity: Identity
   }
 
-  /// Reads at most `count` bytes from the start of the regular file at `path`;
+  /// Reads at most `count` bytes from the start of the regular file at `path`
+  /// (and asks for no more memory than the file holds, however large `count` is);
   /// nil when there is no regular file there or it cannot be read. Never waits
   /// on a FIFO or device, and does not follow a symbolic link.
   static func readHead(_ path: String, count: Int) -> Head? {
@@ -32,12 +33,14 @@ extension DiskFile {
     else {
       return nil
     }
-    var bytes = [UInt8](repeating: 0, count: count)
+    // No more than the file holds: `count` may come from a header planted in the folder.
+    let wanted = min(count, Int(clamping: status.st_size))
+    var bytes = [UInt8](repeating: 0, count: wanted)
     var done = 0
-    while done < count {
+    while done < wanted {
       let result = bytes.withUnsafeMutableBytes { buffer -> Int in
         guard let base = buffer.baseAddress else { return 0 }
-        return pread(descriptor, base + done, count - done, off_t(done))
+        return pread(descriptor, base + done, wanted - done, off_t(done))
       }
       if result > 0 {
         done += result

@@ -134,6 +134,22 @@ struct DiskCacheExpiryTests {
   }
 
   @Test(
+    "A positive expiry shorter than a nanosecond stores the value until the next nanosecond",
+    arguments: [Duration(secondsComponent: 0, attosecondsComponent: 1), .nanoseconds(1) / 2])
+  func subNanosecondExpiry(duration: Duration) async throws {
+    let folder = DiskTestFolder()
+    defer { folder.remove() }
+    let clock = ManualClock(start: start)
+    let level = DiskCacheLevel<String, Data>(path: folder.path, clock: clock)
+    try await level.set(Data("old".utf8), forKey: "k").value
+    try await level.set(Data("new".utf8), forKey: "k", expiry: .after(duration)).value
+    #expect(try await level.get("k").value == Data("new".utf8))
+    #expect(DiskTestFolder.cacheFiles(in: folder.path).count == 1)
+    clock.advance(by: .microseconds(1))
+    #expect(await isMiss(level.get("k")))
+  }
+
+  @Test(
     "Far-future dates and overflowing durations saturate: stored, never expiring",
     arguments: [
       Expiry.at(.distantFuture), .after(.seconds(Int64.max)), .after(.nanoseconds(Int64.max)),
@@ -289,6 +305,18 @@ struct DiskCacheExpiryTests {
     let reopened = DiskCacheLevel<String, String>(path: folder.path, clock: clock)
     let again = try await reopened.entry(forKey: "k")
     #expect(again.storedAt == start && again.expiresAt == start.addingTimeInterval(30))
+  }
+
+  @Test("A version-1 file over 64 KiB (read header first) reads too")
+  func largeLegacyFile() async throws {
+    let folder = DiskTestFolder()
+    defer { folder.remove() }
+    let value = [UInt8](repeating: 7, count: 70_000)
+    try Data(diskTestVersion1File(key: "big", value: value)).write(
+      to: URL(fileURLWithPath: folder.child(cacheFileName("big"))))
+    let level = DiskCacheLevel<String, Data>(path: folder.path, clock: ManualClock(start: start))
+    #expect(try await level.get("big").value == Data(value))
+    #expect(DiskTestFolder.cacheFiles(in: folder.path).count == 1)
   }
 
   @Test("A version-1 file reads as never expiring, stored at its modification time")

@@ -112,6 +112,23 @@ struct DiskCacheFileFormatTests {
     #expect(header == .success(DiskCacheFileFormat.Header(version: 1, expiresAt: nil)))
   }
 
+  @Test("The size a header declares counts the header of its own version")
+  func declaredSizeOfEachVersion() {
+    let value = [UInt8](repeating: 9, count: 100)
+    let current = value.withUnsafeBytes {
+      DiskCacheFileFormat.prefix(key: Array("key".utf8), encoding: 1, value: $0) + value
+    }
+    // Found by the disk-file fuzz target: a version-1 header was counted as 48 bytes,
+    // so every version-1 file over 64 KiB was rejected unread, as misdeclared.
+    let old = diskTestVersion1File(key: "key", value: value)
+    for file in [current, old] {
+      let declared = file.prefix(DiskCacheFileFormat.headerSize).withUnsafeBytes {
+        DiskCacheFileFormat.declaredSize($0)
+      }
+      #expect(declared == UInt64(file.count))
+    }
+  }
+
   @Test("Every single-bit change of a version-1 file is detected too")
   func version1BitFlips() {
     let original = diskTestVersion1File(key: "k", value: Array(0..<20))

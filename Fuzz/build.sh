@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Builds every libFuzzer target of Fuzz/Targets into .build-fuzz/bin/ (FUZZ_OUT=folder:
+# into folder/bin/), with
+# libFuzzer and AddressSanitizer, straight with swiftc (no SwiftPM package):
+#   Fuzz/build.sh
+# PiedPiper and Carlos are compiled from Sources/ with the same instrumentation as
+# the targets (so libFuzzer sees their coverage) and with -enable-testing (so a
+# target can `@testable import Carlos` to reach the internal parsers in an
+# optimised build). The PostgreSQL notice target compiles
+# Integrations/Sources/CarlosPostgres/InvalidationNotice.swift (Foundation only)
+# into itself, so postgres-nio is never built.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+out=${FUZZ_OUT:-.build-fuzz}
+mkdir -p "$out/modules" "$out/bin"
+# lld: the default gold linker warns about every AddressSanitizer helper symbol.
+flags=(-swift-version 6 -O -sanitize=fuzzer,address -parse-as-library -package-name CarlosFuzz
+  -warnings-as-errors -use-ld=lld)
+
+# Whether `product` is missing or older than a file under the given folders.
+stale() {
+  local product=$1
+  shift
+  [ ! -f "$product" ] || [ -n "$(find "$@" -name '*.swift' -newer "$product" | head -1)" ]
+}
+
+if stale "$out/modules/PiedPiper.o" Sources/PiedPiper; then
+  echo "== fuzz build: PiedPiper"
+  swiftc "${flags[@]}" -enable-testing -module-name PiedPiper -wmo -c \
+    -emit-module -emit-module-path "$out/modules/PiedPiper.swiftmodule" \
+    -o "$out/modules/PiedPiper.o" Sources/PiedPiper/*.swift
+fi
+
+if stale "$out/modules/Carlos.o" Sources/PiedPiper Sources/Carlos; then
+  echo "== fuzz build: Carlos"
+  mapfile -t carlos < <(find Sources/Carlos -name '*.swift' | sort)
+  swiftc "${flags[@]}" -enable-testing -module-name Carlos -I "$out/modules" -wmo -c \
+    -emit-module -emit-module-path "$out/modules/Carlos.swiftmodule" \
+    -o "$out/modules/Carlos.o" "${carlos[@]}"
+fi
+
+# target name, then the Swift files it is built from (besides Fuzz/Support).
+targets=(
+  "disk-record Fuzz/Targets/DiskRecord.swift"
+  "disk-file Fuzz/Targets/DiskFileRead.swift"
+  "user-defaults-record Fuzz/Targets/UserDefaultsRecord.swift"
+  "json Fuzz/Targets/JSON.swift"
+  "postgres-notice Fuzz/Targets/PostgresNotice.swift Integrations/Sources/CarlosPostgres/InvalidationNotice.swift"
+)
+for entry in "${targets[@]}"; do
+  read -r name files <<<"$entry"
+  echo "== fuzz build: $name"
+  # shellcheck disable=SC2086
+  swiftc "${flags[@]}" -module-name "Fuzz_${name//-/_}" -I "$out/modules" \
+    Fuzz/Support/*.swift $files "$out/modules/PiedPiper.o" "$out/modules/Carlos.o" \
+    -o "$out/bin/$name"
+done
