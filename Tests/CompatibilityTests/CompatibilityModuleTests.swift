@@ -1,4 +1,5 @@
 import CarlosCompatibility
+import Foundation
 import PiedPiper
 import Testing
 
@@ -38,5 +39,31 @@ struct CompatibilityModuleTests {
     let fetch = { (x: Int) in Future(x + 1) }
     let describe = { (x: Int) in Future("value \(x)") }
     #expect(try await (fetch >>> describe)(1).value == "value 2")
+  }
+}
+
+@Suite("DeferredResultOperation: Carlos 0.x's deferred request")
+struct DeferredResultOperationTests {
+  @Test("run on an OperationQueue, it completes the decoy like the get")
+  func completesTheDecoy() async throws {
+    let memory = MemoryCacheLevel<String, String>()
+    try await memory.set("v", forKey: "k")
+    let found = Promise<String>()
+    let missing = Promise<String>()
+    let queue = OperationQueue()
+    queue.addOperation(DeferredResultOperation(decoyRequest: found, key: "k", cache: memory))
+    queue.addOperation(DeferredResultOperation(decoyRequest: missing, key: "x", cache: memory))
+    #expect(try await found.future.value == "v")
+    await #expect(throws: FetchError.valueNotInCache) { try await missing.future.value }
+  }
+
+  @Test("a cancelled operation cancels the decoy without asking the level")
+  func cancelled() async {
+    let decoy = Promise<String>()
+    let operation = DeferredResultOperation(
+      decoyRequest: decoy, key: "k", cache: MemoryCacheLevel<String, String>())
+    operation.cancel()
+    operation.start()
+    #expect(decoy.future.result.map { if case .cancelled = $0 { true } else { false } } == true)
   }
 }
