@@ -251,14 +251,19 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
   @inlinable
   @discardableResult
   public func set(_ value: Value, forKey key: Key) -> Future<Void> {
+    let (expiry, slide) = policyExpiry(of: key, value)
+    return store(value, forKey: key, expiry: expiry, slide: slide)
+  }
+
+  /// When the level's expiration policy says a value set now expires, and how far each
+  /// read moves that (after-access policies; zero otherwise).
+  @inlinable
+  func policyExpiry(of key: Key, _ value: Value) -> (expiry: Expiry, slide: Int64) {
     switch expiration.rule {
-    case .never: return store(value, forKey: key, expiry: .never, slide: 0)
-    case .afterWrite(let duration):
-      return store(value, forKey: key, expiry: .after(duration), slide: 0)
-    case .afterAccess(let duration):
-      return store(value, forKey: key, expiry: .after(duration), slide: duration.nanoseconds)
-    case .perEntry(let decide):
-      return store(value, forKey: key, expiry: decide(key, value), slide: 0)
+    case .never: return (.never, 0)
+    case .afterWrite(let duration): return (.after(duration), 0)
+    case .afterAccess(let duration): return (.after(duration), duration.nanoseconds)
+    case .perEntry(let decide): return (decide(key, value), 0)
     }
   }
 
@@ -290,15 +295,8 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
   /// `expiration` policy says, as with ``set(_:forKey:)``.
   @discardableResult
   public func insertIfAbsent(_ value: Value, forKey key: Key) -> Future<Bool> {
-    switch expiration.rule {
-    case .never: return insert(value, forKey: key, expiry: .never, slide: 0)
-    case .afterWrite(let duration):
-      return insert(value, forKey: key, expiry: .after(duration), slide: 0)
-    case .afterAccess(let duration):
-      return insert(value, forKey: key, expiry: .after(duration), slide: duration.nanoseconds)
-    case .perEntry(let decide):
-      return insert(value, forKey: key, expiry: decide(key, value), slide: 0)
-    }
+    let (expiry, slide) = policyExpiry(of: key, value)
+    return insert(value, forKey: key, expiry: expiry, slide: slide)
   }
 
   /// The insert-if-absent of `value`, expiring at `expiry` and, when `slide` is not
