@@ -7,7 +7,7 @@
 # the targets (so libFuzzer sees their coverage) and with -enable-testing (so a
 # target can `@testable import Carlos` to reach the internal parsers in an
 # optimised build). The PostgreSQL notice target compiles
-# Integrations/Sources/CarlosPostgres/InvalidationNotice.swift (Foundation only)
+# Integrations/Postgres/Sources/CarlosPostgres/InvalidationNotice.swift (Foundation only)
 # into itself, so postgres-nio is never built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,7 +46,7 @@ targets=(
   "disk-file Fuzz/Targets/DiskFileRead.swift"
   "user-defaults-record Fuzz/Targets/UserDefaultsRecord.swift"
   "json Fuzz/Targets/JSON.swift"
-  "postgres-notice Fuzz/Targets/PostgresNotice.swift Integrations/Sources/CarlosPostgres/InvalidationNotice.swift"
+  "postgres-notice Fuzz/Targets/PostgresNotice.swift Integrations/Postgres/Sources/CarlosPostgres/InvalidationNotice.swift"
 )
 for entry in "${targets[@]}"; do
   read -r name files <<<"$entry"

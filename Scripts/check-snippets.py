@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """Type-checks every Swift snippet of the documentation.
 
-Extracts each ```swift block from README.md, MIGRATION.md, Integrations/README.md
-and the DocC articles, and type-checks it as the main file of a program (one without
+Extracts each ```swift block from README.md, MIGRATION.md, the READMEs of the
+Integrations packages (Integrations/*/README.md) and the DocC articles, and type-checks it as the main file of a program (one without
 an import line as if it began with `import Carlos` and `import Foundation`), next to
 Scripts/Snippets/Prelude.swift (the names a snippet uses as "yours": an origin, a
 token...). A snippet that starts with `// swift-tools-version` is a package manifest
-and is checked against PackageDescription. Snippets see the Integrations modules too
-(build that package first: `swift build --package-path Integrations`).
+and is checked against PackageDescription. A snippet of an Integrations package's
+README sees that package's modules too (build it first:
+`swift build --package-path Integrations/<Package>`).
 
-    Scripts/check-snippets.py            # after `swift build` (and the Integrations build)
+    Scripts/check-snippets.py            # after `swift build` (and the Integrations builds)
     Scripts/check-snippets.py --list     # print the snippets it finds
 
 Exits non-zero, printing the compiler's errors, when a snippet does not compile or
@@ -29,6 +30,7 @@ MANIFEST_API = "/opt/swift/usr/lib/swift/pm/ManifestAPI"
 
 def documents():
     names = ["README.md", "MIGRATION.md", "Integrations/README.md"]
+    names += sorted(glob.glob("Integrations/*/README.md", root_dir=ROOT))
     names += sorted(glob.glob("Sources/*/*.docc/*.md", root_dir=ROOT))
     return [n for n in names if os.path.exists(os.path.join(ROOT, n))]
 
@@ -46,14 +48,26 @@ def swiftc():
     return os.environ.get("SWIFTC", "swiftc")
 
 
-def module_paths():
-    return [os.path.join(ROOT, ".build", "debug", "Modules"),
-            os.path.join(ROOT, "Integrations", ".build", "debug", "Modules")]
+def package_build(name):
+    """The build folder whose modules a snippet of document `name` sees: its
+    Integrations package's for a README of one, the root package's otherwise."""
+    parts = name.split("/")
+    if len(parts) == 3 and parts[0] == "Integrations":
+        return os.path.join(ROOT, "Integrations", parts[1], ".build")
+    return os.path.join(ROOT, ".build")
 
 
-def c_module_maps():
-    """The C modules the Integrations' dependencies bring (swift-atomics' shims...)."""
-    build = os.path.join(ROOT, "Integrations", ".build")
+def module_paths(name):
+    paths = [os.path.join(ROOT, ".build", "debug", "Modules")]
+    build = package_build(name)
+    if build != os.path.join(ROOT, ".build"):
+        paths.insert(0, os.path.join(build, "debug", "Modules"))
+    return paths
+
+
+def c_module_maps(name):
+    """The C modules a package's dependencies bring (swift-atomics' shims...)."""
+    build = package_build(name)
     return sorted(glob.glob(os.path.join(build, "checkouts", "*", "Sources", "*", "include",
                                          "module.modulemap"))
                   + glob.glob(os.path.join(build, "debug", "*.build", "module.modulemap")))
@@ -72,9 +86,9 @@ def check(name, line, code, scratch):
         # Deprecated spellings stay warnings: MIGRATION.md shows them on purpose.
         command = [swiftc(), "-typecheck", "-swift-version", "6", "-warnings-as-errors",
                    "-Wwarning", "DeprecatedDeclaration", "-module-name", "Snippet"]
-        for path in module_paths():
+        for path in module_paths(name):
             command += ["-I", path]
-        for module_map in c_module_maps():
+        for module_map in c_module_maps(name):
             command += ["-Xcc", f"-fmodule-map-file={module_map}"]
         command += [PRELUDE, main]
     result = subprocess.run(command, capture_output=True, text=True)

@@ -141,6 +141,7 @@ func fallThrough<Key: Sendable, T: Sendable>(
   writeBack: @escaping @Sendable (T, UInt64) -> T
 ) -> Future<T> {
   if case .success? = first.result { return first }
+  let context = CacheCallContext.capture()
   let promise = Promise<T>()
   promise.onCancel { first.cancel() }
   first.onCompletion { result in
@@ -154,7 +155,7 @@ func fallThrough<Key: Sendable, T: Sendable>(
       // Read after the upper miss: a write that bumps it later also reached
       // the lower level before this get's request, or is seen by the write-back.
       let version = versions.version(of: key)
-      let second = lower()
+      let second = CacheCallContext.run(with: context, lower)
       promise.onCancel { second.cancel() }
       second.onCompletion { result in
         if case .success(let value) = result {

@@ -58,7 +58,7 @@ import Synchronization
 ///
 /// The caller owns the `PostgresClient` and must keep its `run()` going.
 public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedCacheLevel,
-  CacheStatisticsSource
+  InsertingCacheLevel, CacheStatisticsSource
 {
   public typealias KeyType = Key
   public typealias OutputType = Data
@@ -78,6 +78,12 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
   private let counters = Locked<Counters>(Counters())
   /// The latest enforcement; each new one waits for it, so they never overlap.
   private let enforcement = Locked<Task<Void, any Error>?>(nil)
+  private let writes = Locked<PendingWrites>(PendingWrites())
+
+  private struct PendingWrites {
+    var count = 0
+    var waiters: [CheckedContinuation<Void, Never>] = []
+  }
 
   private enum SetupState {
     case idle
@@ -202,6 +208,47 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
         size: value.count, limit: options.maximumValueSize)
       return delete(keyData).flatMap { _ in Future<Void>(tooLarge) }
     }
+    guard let row = row(value, keyData, expiry) else { return delete(keyData) }
+    let notice = notice(.key(keyData))
+    return write("set") { [self] in
+      try await queries.upsert(client, row, notice: notice)
+      noteWritten(bytes: keyData.count + value.count)
+    }
+  }
+
+  /// Stores `value` under `key` with the options' default expiry unless the key holds
+  /// an unexpired value, atomically across every process of the namespace (one
+  /// `INSERT ... ON CONFLICT` statement); succeeds with whether it stored.
+  @discardableResult
+  public func insertIfAbsent(_ value: Data, forKey key: Key) -> Future<Bool> {
+    insertIfAbsent(value, forKey: key, expiry: options.defaultExpiry)
+  }
+
+  /// Stores `value` under `key` until `expiry` unless the key holds an unexpired value,
+  /// atomically across every process of the namespace; succeeds with whether it
+  /// stored. An expiry already past stores nothing (false); a value over
+  /// ``PostgresCacheOptions/maximumValueSize`` fails with
+  /// ``PostgresCacheLevelError/valueTooLarge(size:limit:)`` and changes nothing.
+  @discardableResult
+  public func insertIfAbsent(_ value: Data, forKey key: Key, expiry: Expiry) -> Future<Bool> {
+    let keyData: Data
+    do { keyData = try encode(key) } catch { return Future(error) }
+    guard value.count <= options.maximumValueSize else {
+      return Future(
+        PostgresCacheLevelError.valueTooLarge(size: value.count, limit: options.maximumValueSize))
+    }
+    guard let row = row(value, keyData, expiry) else { return Future(false) }
+    let notice = notice(.key(keyData))
+    return write("insertIfAbsent") { [self] in
+      let stored = try await queries.insertIfAbsent(client, row, notice: notice)
+      if stored { noteWritten(bytes: keyData.count + value.count) }
+      return stored
+    }
+  }
+
+  /// The row storing `value` under `keyData` from now until `expiry`; nil when
+  /// `expiry` is already past.
+  private func row(_ value: Data, _ keyData: Data, _ expiry: Expiry) -> EntryRow? {
     let now = Self.microseconds(options.clock.now())
     let expiresAt: Int64?
     switch expiry {
@@ -209,14 +256,9 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
     case .after(let duration): expiresAt = now.addingClamped(Self.microseconds(duration))
     case .at(let date): expiresAt = Self.microseconds(date)
     }
-    if let expiresAt, expiresAt <= now { return delete(keyData) }
-    let row = EntryRow(
+    if let expiresAt, expiresAt <= now { return nil }
+    return EntryRow(
       namespace: name, key: keyData, value: value, storedAt: now, expiresAt: expiresAt)
-    let notice = notice(.key(keyData))
-    return run("set") { [self] in
-      try await queries.upsert(client, row, notice: notice)
-      noteWritten(bytes: keyData.count + value.count)
-    }
   }
 
   /// Removes the value stored under `key`, if any.
@@ -227,7 +269,7 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
 
   private func delete(_ keyData: Data) -> Future<Void> {
     let notice = notice(.key(keyData))
-    return run("remove") { [self] in
+    return write("remove") { [self] in
       try await queries.delete(client, namespace: name, key: keyData, notice: notice)
     }
   }
@@ -244,7 +286,7 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
   @discardableResult
   public func clearAll() -> Future<Void> {
     let notice = notice(.namespace)
-    return run("clear") { [self] in
+    return write("clear") { [self] in
       try await queries.clear(client, namespace: name, notice: notice)
     }
   }
@@ -355,6 +397,37 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
     deadlineFuture(operation, timeout: options.operationTimeout) { [self] in
       try await ensureTable()
       return try await body()
+    }
+  }
+
+  /// ``run(_:_:)`` for a write, counted in flight until it completes.
+  private func write<T: Sendable>(
+    _ operation: String, _ body: @escaping @Sendable () async throws -> T
+  ) -> Future<T> {
+    writes.withLock { $0.count += 1 }
+    let request = run(operation, body)
+    request.onCompletion { [self] _ in
+      let waiters = writes.withLock { pending -> [CheckedContinuation<Void, Never>] in
+        pending.count -= 1
+        guard pending.count == 0 else { return [] }
+        defer { pending.waiters = [] }
+        return pending.waiters
+      }
+      for waiter in waiters { waiter.resume() }
+    }
+    return request
+  }
+
+  /// Returns once no set, insert, remove or clear of this level is in flight (at once
+  /// when none is).
+  public func writesFinished() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let idle = writes.withLock { pending -> Bool in
+        guard pending.count > 0 else { return true }
+        pending.waiters.append(continuation)
+        return false
+      }
+      if idle { continuation.resume() }
     }
   }
 

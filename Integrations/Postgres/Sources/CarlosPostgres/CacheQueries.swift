@@ -9,6 +9,8 @@ protocol CacheQueries: Sendable {
   func select(_ client: PostgresClient, namespace: String, key: Data, now: Int64) async throws
     -> (value: Data, storedAt: Int64, expiresAt: Int64?)?
   func upsert(_ client: PostgresClient, _ row: EntryRow, notice: String?) async throws
+  func insertIfAbsent(_ client: PostgresClient, _ row: EntryRow, notice: String?) async throws
+    -> Bool
   func delete(_ client: PostgresClient, namespace: String, key: Data, notice: String?) async throws
   func clear(_ client: PostgresClient, namespace: String, notice: String?) async throws
   func deleteExpired(_ client: PostgresClient, namespace: String, now: Int64, limit: Int)
@@ -53,6 +55,17 @@ struct TableQueries<Table: CacheTable>: CacheQueries {
     } else {
       _ = try await first(client.execute(UpsertEntry<Table>(row: row)))
     }
+  }
+
+  func insertIfAbsent(_ client: PostgresClient, _ row: EntryRow, notice: String?) async throws
+    -> Bool
+  {
+    if let notice {
+      let query = InsertEntryIfAbsentNotifying<Table>(
+        row: row, channel: InvalidationNotice.channel, payload: notice)
+      return try await first(client.execute(query)) != nil
+    }
+    return try await first(client.execute(InsertEntryIfAbsent<Table>(row: row))) != nil
   }
 
   func delete(_ client: PostgresClient, namespace: String, key: Data, notice: String?) async throws

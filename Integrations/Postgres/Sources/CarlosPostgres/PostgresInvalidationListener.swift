@@ -1,18 +1,20 @@
 import Carlos
 import Foundation
 import PostgresNIO
+import ServiceLifecycle
 import Synchronization
 
 /// Listens for the ``InvalidationNotice``s that ``PostgresCacheLevel``s send, on one
 /// connection of a `PostgresClient` held for as long as it listens, and hands them
 /// to the ``CoherentCache``s of this process.
 ///
-/// Run it in a long-running task, like the client: `Task { await listener.run() }`.
+/// Run it in a long-running task, like the client: `Task { await listener.run() }`,
+/// or as a `Service` of a `ServiceGroup`, which stops it at graceful shutdown.
 /// When its connection is lost (the server restarts, the network fails) it tells
 /// every subscriber that it is down, retries every `reconnectDelay`, and once it
 /// listens again tells them it is up; subscribers then start from empty upper
 /// levels, since notices sent while it was down are lost.
-public final class PostgresInvalidationListener: Sendable {
+public final class PostgresInvalidationListener: Service {
   /// What a subscriber hears.
   public enum Event: Sendable, Equatable {
     /// The listener listens (again): notices from now on will arrive.
@@ -49,8 +51,16 @@ public final class PostgresInvalidationListener: Sendable {
   /// How many times the listener started listening (1 after the first connection).
   public var generation: Int { state.withLock { $0.generation } }
 
-  /// Listens until the calling task is cancelled, reconnecting after failures.
+  /// Listens until the calling task is cancelled or its service group shuts down
+  /// gracefully, reconnecting after failures. When it returns it no longer listens:
+  /// the channel was unlistened and subscribers heard `stopped`.
   public func run() async {
+    // Graceful shutdown cancels the loop, which ends the `LISTEN` (postgres-nio
+    // sends `UNLISTEN` when the notification sequence is dropped).
+    await cancelWhenGracefulShutdown { [self] in await listen() }
+  }
+
+  private func listen() async {
     while !Task.isCancelled {
       do {
         try await client.withConnection { connection in

@@ -41,7 +41,8 @@ final class ThrowawayCluster: Sendable {
   static func script(_ arguments: [String]) async throws -> String {
     let script = URL(fileURLWithPath: #filePath)
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("Scripts/pg-cluster.sh")
+      .deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Scripts/pg-cluster.sh")
     let folder = FileManager.default.temporaryDirectory
     let outputURL = folder.appendingPathComponent("carlos-pg-script-\(UUID().uuidString).out")
     let errorURL = folder.appendingPathComponent("carlos-pg-script-\(UUID().uuidString).err")

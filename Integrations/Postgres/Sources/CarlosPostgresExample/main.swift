@@ -9,10 +9,8 @@
 // they also use `hammer KEY BYTE COUNT SIZE` (COUNT sets of SIZE bytes all equal to
 // BYTE) and `ping`.
 import Carlos
-import CarlosLogging
 import CarlosPostgres
 import Foundation
-import Logging
 import PostgresNIO
 
 /// Writes a line to standard output at once (the tests read it through a pipe).
@@ -28,9 +26,6 @@ func runExample() async throws {
     exit(2)
   }
   let namespace = environment["CARLOS_EXAMPLE_NAMESPACE"] ?? "example"
-  var logger = Logging.Logger(label: "carlos-example")
-  logger.logLevel = .warning
-  CarlosLogHandler.route(to: logger)
 
   let client = PostgresClient(configuration: try DatabaseURL.configuration(url))
   let clientTask = Task { await client.run() }

@@ -73,6 +73,55 @@ struct UpsertEntryNotifying<Table: CacheTable>: PostgresPreparedStatement {
   func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Int64.self) }
 }
 
+/// Inserts one row unless the key holds an unexpired row (an expired one is replaced);
+/// a row comes back only when it stored.
+struct InsertEntryIfAbsent<Table: CacheTable>: PostgresPreparedStatement {
+  typealias Row = Int64
+  static var sql: String {
+    """
+    INSERT INTO \(Table.name) AS existing
+      (namespace, key_hash, key, value, size, stored_at, expires_at)
+    VALUES ($1, sha256($2), $2, $3, $4, $5, $6)
+    ON CONFLICT (namespace, key_hash) DO UPDATE SET key = EXCLUDED.key, value = EXCLUDED.value,
+      size = EXCLUDED.size, stored_at = EXCLUDED.stored_at, expires_at = EXCLUDED.expires_at
+    WHERE existing.expires_at IS NOT NULL AND existing.expires_at <= $5
+    RETURNING size
+    """
+  }
+  var row: EntryRow
+  func makeBindings() throws -> PostgresBindings { try row.bindings() }
+  func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Int64.self) }
+}
+
+/// ``InsertEntryIfAbsent`` and, in the same transaction and only when it stored, the
+/// row's invalidation notice.
+struct InsertEntryIfAbsentNotifying<Table: CacheTable>: PostgresPreparedStatement {
+  typealias Row = Int64
+  static var sql: String {
+    """
+    WITH written AS (
+      INSERT INTO \(Table.name) AS existing
+        (namespace, key_hash, key, value, size, stored_at, expires_at)
+      VALUES ($1, sha256($2), $2, $3, $4, $5, $6)
+      ON CONFLICT (namespace, key_hash) DO UPDATE SET key = EXCLUDED.key, value = EXCLUDED.value,
+        size = EXCLUDED.size, stored_at = EXCLUDED.stored_at, expires_at = EXCLUDED.expires_at
+      WHERE existing.expires_at IS NOT NULL AND existing.expires_at <= $5
+      RETURNING size)
+    SELECT written.size, pg_notify($7, $8) FROM written
+    """
+  }
+  var row: EntryRow
+  var channel: String
+  var payload: String
+  func makeBindings() throws -> PostgresBindings {
+    var bindings = try row.bindings()
+    bindings.append(channel)
+    bindings.append(payload)
+    return bindings
+  }
+  func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Int64.self) }
+}
+
 /// The values of one row to write.
 struct EntryRow: Sendable {
   var namespace: String

@@ -1,5 +1,6 @@
 import Carlos
 import CoreMetrics
+import ServiceLifecycle
 import Synchronization
 
 /// Publishes the ``CacheStatistics`` of named levels as swift-metrics metrics.
@@ -9,6 +10,9 @@ import Synchronization
 /// let publisher = CacheMetricsPublisher(sources: [memory, postgresLevel])
 /// Task { await publisher.run(every: .seconds(10)) }
 /// ```
+///
+/// It is also a `Service`: in a `ServiceGroup` it publishes every ``interval`` and
+/// once more at graceful shutdown, so the last figures are not lost.
 ///
 /// Each source (anything that is a `CacheStatisticsSource`: levels made with
 /// `recordingStatistics(_:)`, `PostgresCacheLevel`, or a ``CacheStatisticsSnapshot``
@@ -20,9 +24,11 @@ import Synchronization
 /// - gauge `carlos_cache_hit_ratio`: the hit rate since the level was created;
 /// - timer `carlos_cache_load_duration`: one sample per publication with new loads,
 ///   their mean duration over the interval (the statistics keep only a total).
-public final class CacheMetricsPublisher: Sendable {
+public final class CacheMetricsPublisher: Service {
   /// The prefix of every metric label.
   public let prefix: String
+  /// How often ``run()`` publishes.
+  public let interval: Duration
 
   private let entries: [Entry]
 
@@ -70,12 +76,14 @@ public final class CacheMetricsPublisher: Sendable {
   }
 
   /// Creates a publisher of `sources`, with metrics made by `factory` (the
-  /// bootstrapped `MetricsSystem.factory` by default).
+  /// bootstrapped `MetricsSystem.factory` by default), that publishes every
+  /// `interval` when run as a service.
   public init(
     sources: [any CacheStatisticsSource], prefix: String = "carlos_cache",
-    factory: (any MetricsFactory)? = nil
+    factory: (any MetricsFactory)? = nil, interval: Duration = .seconds(10)
   ) {
     self.prefix = prefix
+    self.interval = interval
     let factory = factory ?? MetricsSystem.factory
     entries = sources.map { Entry($0, prefix: prefix, factory: factory) }
   }
@@ -92,6 +100,12 @@ public final class CacheMetricsPublisher: Sendable {
       do { try await Task.sleep(for: interval) } catch { break }
     }
     publish()
+  }
+
+  /// Publishes every ``interval`` until the task is cancelled or its service group
+  /// shuts down gracefully, and once more then.
+  public func run() async {
+    await cancelWhenGracefulShutdown { [self] in await run(every: interval) }
   }
 }
 
