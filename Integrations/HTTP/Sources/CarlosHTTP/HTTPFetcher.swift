@@ -129,7 +129,7 @@ public struct HTTPFetcher: Fetcher {
           Self.isFetchable(target)
         else { throw HTTPFetcherError.unsupportedRedirect(location) }
         guard redirects < maximumRedirects else {
-          throw HTTPFetcherError.tooManyRedirects(maximumRedirects)
+          throw HTTPFetcherError.tooManyRedirects
         }
         redirects += 1
         if status == 303 && method != "HEAD" || (status == 301 || status == 302) && method == "POST"
@@ -218,6 +218,9 @@ public struct HTTPFetcher: Fetcher {
     if let client = error as? HTTPClientError {
       if client == .cancelled { return CancellationError() }
       if client == .connectTimeout { return HTTPFetcherError.connectionFailed("connect timeout") }
+      if client == .redirectLimitReached || client == .redirectCycleDetected {
+        return HTTPFetcherError.tooManyRedirects
+      }
       return HTTPFetcherError.transferFailed(String(describing: client))
     }
     if error is NIOConnectionError || error is SocketAddressError

@@ -14,8 +14,9 @@ public enum HTTPFetcherError: Error, Hashable, Sendable, CustomStringConvertible
   case deadlineExceeded(Duration)
   /// The server redirected to a URL that is not `http` or `https`.
   case unsupportedRedirect(String)
-  /// The server redirected more times than the fetcher follows.
-  case tooManyRedirects(Int)
+  /// The server redirected more times than the fetcher (or the client's own
+  /// redirect configuration) follows, or in a cycle the client detected.
+  case tooManyRedirects
   /// The server could not be reached (refused, unknown host, connect timeout);
   /// carries the underlying description.
   case connectionFailed(String)
@@ -38,8 +39,8 @@ public enum HTTPFetcherError: Error, Hashable, Sendable, CustomStringConvertible
       return "the request took longer than its deadline of \(deadline)"
     case .unsupportedRedirect(let location):
       return "the server redirected to \(location); only http and https are followed"
-    case .tooManyRedirects(let count):
-      return "the server redirected more than \(count) times"
+    case .tooManyRedirects:
+      return "the server redirected too many times, or in a cycle"
     case .connectionFailed(let reason):
       return "could not connect to the server: \(reason)"
     case .transferFailed(let reason):
