@@ -8,7 +8,8 @@
 # target can `@testable import Carlos` to reach the internal parsers in an
 # optimised build). The PostgreSQL notice target compiles
 # Integrations/Postgres/Sources/CarlosPostgres/InvalidationNotice.swift (Foundation only)
-# into itself, so postgres-nio is never built.
+# into itself, so postgres-nio is never built; the HTTP header target compiles the
+# Foundation-only files of Integrations/HTTP/Sources/CarlosHTTP, so AsyncHTTPClient is not.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,6 +41,13 @@ if stale "$out/modules/Carlos.o" Sources/PiedPiper Sources/Carlos; then
     -o "$out/modules/Carlos.o" "${carlos[@]}"
 fi
 
+# The HTTP level's header parsers and cache rules: the files of CarlosHTTP that need
+# Foundation only (AsyncHTTPClient is never built).
+http=Integrations/HTTP/Sources/CarlosHTTP
+http_parsers="$http/HTTPHeader.swift $http/HTTPHeaderFields.swift $http/CacheControl.swift \
+$http/HTTPDate.swift $http/EntityTag.swift $http/HTTPFreshness.swift $http/HTTPRequestKey.swift \
+$http/HTTPResponse.swift $http/HTTPCacheRecord.swift $http/HTTPCachePolicy.swift"
+
 # target name, then the Swift files it is built from (besides Fuzz/Support).
 targets=(
   "disk-record Fuzz/Targets/DiskRecord.swift"
@@ -47,6 +55,7 @@ targets=(
   "user-defaults-record Fuzz/Targets/UserDefaultsRecord.swift"
   "json Fuzz/Targets/JSON.swift"
   "postgres-notice Fuzz/Targets/PostgresNotice.swift Integrations/Postgres/Sources/CarlosPostgres/InvalidationNotice.swift"
+  "http-headers Fuzz/Targets/HTTPHeaders.swift $http_parsers"
 )
 for entry in "${targets[@]}"; do
   read -r name files <<<"$entry"

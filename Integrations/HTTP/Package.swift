@@ -1,0 +1,50 @@
+// swift-tools-version: 6.1
+import Foundation
+import PackageDescription
+
+// The root package (Carlos) is a path dependency; SwiftPM names it after its folder,
+// which differs between checkouts, so the name is read from this file's location.
+let carlos = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .deletingLastPathComponent().deletingLastPathComponent().lastPathComponent.lowercased()
+
+let package = Package(
+  name: "CarlosHTTP",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "CarlosHTTP", targets: ["CarlosHTTP"]),
+    .executable(name: "carlos-http-benchmark", targets: ["CarlosHTTPBenchmark"]),
+  ],
+  dependencies: [
+    .package(path: "../.."),
+    .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
+    .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
+  ],
+  targets: [
+    .target(
+      name: "CarlosHTTP",
+      dependencies: [
+        .product(name: "Carlos", package: carlos),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ]),
+    .executableTarget(
+      name: "CarlosHTTPBenchmark",
+      dependencies: [
+        "CarlosHTTP",
+        .product(name: "Carlos", package: carlos),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+      ]),
+    .testTarget(
+      name: "CarlosHTTPTests",
+      dependencies: [
+        "CarlosHTTP",
+        .product(name: "Carlos", package: carlos),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,6 @@
+import Carlos
+
+extension HTTPCacheRecord: ExpensiveObject {
+  /// The stored response's cost.
+  public var cost: Int { response.cost + 64 }
+}

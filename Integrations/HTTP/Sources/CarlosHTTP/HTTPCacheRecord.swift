@@ -1,0 +1,72 @@
+import Foundation
+
+/// What an HTTP cache stores for one request: the response, when it was
+/// requested and received, until when it is fresh, and its validators.
+/// `Codable`, so a disk level can hold it.
+///
+/// The record, not the level that stores it, says whether the response is
+/// fresh: a record copied into an upper level under that level's own expiry is
+/// still judged by ``freshUntil``.
+public struct HTTPCacheRecord: Hashable, Sendable, Codable {
+  /// The stored response.
+  public var response: HTTPResponse
+  /// When the request that produced (or last revalidated) the response was sent.
+  public var requestTime: Date
+  /// When the response (or the 304 that last revalidated it) arrived.
+  public var responseTime: Date
+  /// How old the response already was when it arrived, in seconds (RFC 9111, section 4.2.3).
+  public var initialAge: TimeInterval
+  /// Until when the response may be served without asking the server.
+  public var freshUntil: Date
+  /// Until when the storage keeps the record: ``freshUntil``, or later when the
+  /// response has validators, so that a stale record can still be revalidated.
+  public var keepUntil: Date
+
+  /// Creates a record.
+  public init(
+    response: HTTPResponse, requestTime: Date, responseTime: Date, initialAge: TimeInterval,
+    freshUntil: Date, keepUntil: Date
+  ) {
+    self.response = response
+    self.requestTime = requestTime
+    self.responseTime = responseTime
+    self.initialAge = initialAge
+    self.freshUntil = freshUntil
+    self.keepUntil = keepUntil
+  }
+
+  /// The response's `ETag`, when it is a valid entity tag.
+  public var entityTag: EntityTag? {
+    response.headers["ETag"].flatMap(EntityTag.init(parsing:))
+  }
+
+  /// The response's `Last-Modified` field, when it is a valid HTTP date.
+  public var lastModified: String? {
+    guard let value = response.headers["Last-Modified"], HTTPDate.parse(value) != nil else {
+      return nil
+    }
+    return value
+  }
+
+  /// Whether the record can be revalidated: it has an entity tag or a last-modified date.
+  public var hasValidators: Bool { entityTag != nil || lastModified != nil }
+
+  /// Whether the response may be served at `now` without asking the server.
+  public func isFresh(at now: Date) -> Bool { now < freshUntil }
+
+  /// The response's age at `now`, in whole seconds (RFC 9111, section 4.2.3).
+  public func age(at now: Date) -> Int {
+    let seconds = initialAge + max(0, now.timeIntervalSince(responseTime))
+    guard seconds.isFinite, seconds < Double(CacheControl.maximumDeltaSeconds) else {
+      return CacheControl.maximumDeltaSeconds
+    }
+    return Int(max(0, seconds))
+  }
+
+  /// The response as served at `now`: with an `Age` field.
+  public func response(at now: Date) -> HTTPResponse {
+    var served = response
+    served.headers.replaceOrAdd(name: "Age", value: String(age(at: now)))
+    return served
+  }
+}

@@ -1,0 +1,233 @@
+import AsyncHTTPClient
+import Carlos
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A level that performs HTTP requests with AsyncHTTPClient; it stores nothing.
+///
+/// A get sends the key's method, URL and header fields and answers with the
+/// final response, whatever its status (use ``bodies()`` for a level that fails
+/// on statuses outside 2xx). The body is streamed and counted: a response
+/// larger than ``maximumResponseSize`` fails with
+/// ``HTTPFetcherError/responseTooLarge(limit:)`` as soon as the count passes the
+/// limit (or at once when `Content-Length` says so), and the connection is
+/// closed. When nothing arrives for ``timeout`` the request fails with
+/// ``HTTPFetcherError/timedOut(_:)``; when the whole request, redirects
+/// included, takes longer than ``deadline`` it fails with
+/// ``HTTPFetcherError/deadlineExceeded(_:)``. Redirects (301, 302, 303, 307, 308)
+/// are followed up to ``maximumRedirects`` times, only to `http` and `https`
+/// URLs; any other fails with ``HTTPFetcherError/unsupportedRedirect(_:)``.
+/// Cancelling the returned future (or the task awaiting it) cancels the request
+/// and closes its connection.
+///
+/// The caller owns the `HTTPClient` (and shuts it down); the fetcher never
+/// creates one. The client's own redirect configuration applies first: with
+/// `.disallow`, every redirect is followed by the fetcher under its rules.
+///
+/// ```swift
+/// let http = HTTPFetcher(client: client, timeout: .seconds(10), maximumResponseSize: 1 << 20)
+/// let page = try await http.get(HTTPRequestKey(url))
+/// ```
+public struct HTTPFetcher: Fetcher {
+  /// The fetcher is keyed by requests.
+  public typealias KeyType = HTTPRequestKey
+  /// The fetcher answers with whole responses.
+  public typealias OutputType = HTTPResponse
+
+  /// The default limit on a response body: 50 MiB.
+  public static let defaultMaximumResponseSize = 50 * 1024 * 1024
+
+  /// The client that performs the requests.
+  public let client: HTTPClient
+  /// How long a request may wait without receiving anything.
+  public let timeout: Duration
+  /// The longest a whole request may take; `nil` for no limit beyond ``timeout``.
+  public let deadline: Duration?
+  /// The largest response body, in bytes, the fetcher accepts.
+  public let maximumResponseSize: Int
+  /// The most redirects one request follows.
+  public let maximumRedirects: Int
+
+  /// Creates a fetcher on `client`.
+  ///
+  /// - Parameters:
+  ///   - client: the client to send requests with; the caller shuts it down.
+  ///   - timeout: how long a request may wait without receiving anything
+  ///     (at least 1 ms).
+  ///   - deadline: the longest a whole request may take; `nil` (the default) for no limit.
+  ///   - maximumResponseSize: the largest body, in bytes, a response may have.
+  ///   - maximumRedirects: the most redirects one request follows.
+  public init(
+    client: HTTPClient,
+    timeout: Duration = .seconds(30),
+    deadline: Duration? = nil,
+    maximumResponseSize: Int = HTTPFetcher.defaultMaximumResponseSize,
+    maximumRedirects: Int = 5
+  ) {
+    self.client = client
+    self.timeout = max(timeout, .milliseconds(1))
+    self.deadline = deadline.map { max($0, .milliseconds(1)) }
+    self.maximumResponseSize = max(maximumResponseSize, 0)
+    self.maximumRedirects = max(maximumRedirects, 0)
+  }
+
+  /// Performs the request `key` describes; cancelling the future cancels it.
+  public func get(_ key: HTTPRequestKey) -> Future<HTTPResponse> {
+    Future { try await self.response(for: key) }
+  }
+
+  /// Performs the request `key` describes and returns the final response;
+  /// cancelling the task cancels the request.
+  ///
+  /// Throws an ``HTTPFetcherError``, or `CancellationError` when cancelled.
+  public func response(for key: HTTPRequestKey) async throws -> HTTPResponse {
+    guard Self.isFetchable(key.url) else { throw HTTPFetcherError.unsupportedURL(key.url) }
+    let activity = TransferActivity()
+    let started = ContinuousClock.now
+    return try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
+      group.addTask { try await self.transfer(key, activity: activity) }
+      group.addTask {
+        try await self.watch(activity, started: started)
+        return nil
+      }
+      defer { group.cancelAll() }
+      while let result = try await group.next() {
+        if let result { return result }
+      }
+      throw CancellationError()
+    }
+  }
+
+  // MARK: - Transfer
+
+  /// Sends the request, follows redirects and reads the final body.
+  private func transfer(_ key: HTTPRequestKey, activity: TransferActivity) async throws
+    -> HTTPResponse
+  {
+    var url = key.url
+    var method = key.method
+    var headers = key.headers
+    var redirects = 0
+    while true {
+      var request = HTTPClientRequest(url: url.absoluteString)
+      request.method = HTTPMethod(rawValue: method)
+      for field in headers { request.headers.add(name: field.name, value: field.value) }
+      let response: HTTPClientResponse
+      do {
+        response = try await client.execute(request, deadline: backstopDeadline())
+      } catch {
+        throw Self.mapped(error, connecting: true)
+      }
+      activity.touch()
+      let status = Int(response.status.code)
+      if [301, 302, 303, 307, 308].contains(status),
+        let location = response.headers.first(name: "Location")
+      {
+        guard let target = URL(string: location, relativeTo: url)?.absoluteURL,
+          Self.isFetchable(target)
+        else { throw HTTPFetcherError.unsupportedRedirect(location) }
+        guard redirects < maximumRedirects else {
+          throw HTTPFetcherError.tooManyRedirects
+        }
+        redirects += 1
+        if status == 303 && method != "HEAD" || (status == 301 || status == 302) && method == "POST"
+        {
+          method = "GET"
+        }
+        if target.scheme?.lowercased() != url.scheme?.lowercased() || target.host != url.host
+          || target.port != url.port
+        {
+          // Credentials are not sent to another origin.
+          for name in ["authorization", "cookie", "proxy-authorization"] {
+            headers.remove(name: name)
+          }
+        }
+        url = target
+        // The redirect's own body is not read: dropping it closes its connection.
+        continue
+      }
+      let body = try await readBody(of: response, activity: activity)
+      let fields = HTTPHeaderFields(response.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
+      return HTTPResponse(status: status, headers: fields, body: body)
+    }
+  }
+
+  /// The body of `response`, read chunk by chunk and counted against the limit.
+  private func readBody(of response: HTTPClientResponse, activity: TransferActivity)
+    async throws -> Data
+  {
+    let limit = maximumResponseSize
+    let declared = response.headers.first(name: "Content-Length").flatMap { Int($0) }
+    if let declared, declared > limit { throw HTTPFetcherError.responseTooLarge(limit: limit) }
+    var body = Data()
+    if let declared { body.reserveCapacity(declared) }
+    do {
+      for try await chunk in response.body {
+        guard chunk.readableBytes <= limit - body.count else {
+          throw HTTPFetcherError.responseTooLarge(limit: limit)
+        }
+        chunk.withUnsafeReadableBytes { body.append(contentsOf: $0) }
+        activity.touch()
+      }
+    } catch let error as HTTPFetcherError {
+      throw error
+    } catch {
+      throw Self.mapped(error, connecting: false)
+    }
+    return body
+  }
+
+  /// Fails with the timeout when nothing arrived for ``timeout``, or with the
+  /// deadline when it passed; sleeps in between.
+  private func watch(_ activity: TransferActivity, started: ContinuousClock.Instant) async throws {
+    while true {
+      let now = ContinuousClock.now
+      let idle = now - activity.lastActivity
+      if idle >= timeout { throw HTTPFetcherError.timedOut(timeout) }
+      var wait = timeout - idle
+      if let deadline {
+        let left = started + deadline - now
+        if left <= .zero { throw HTTPFetcherError.deadlineExceeded(deadline) }
+        wait = min(wait, left)
+      }
+      try await Task.sleep(for: wait)
+    }
+  }
+
+  /// AsyncHTTPClient's own deadline: a backstop a second after ``deadline``.
+  private func backstopDeadline() -> NIODeadline {
+    guard let deadline else { return .distantFuture }
+    let (seconds, attoseconds) = (deadline + .seconds(1)).components
+    return .now() + .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+  }
+
+  /// Whether `url` is an `http` or `https` URL with a host.
+  static func isFetchable(_ url: URL) -> Bool {
+    guard let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
+      return false
+    }
+    return scheme == "http" || scheme == "https"
+  }
+
+  /// The error a failure of AsyncHTTPClient or NIO means; `connecting` tells
+  /// whether it came before the response's head.
+  static func mapped(_ error: any Error, connecting: Bool) -> any Error {
+    if error is CancellationError || error is HTTPFetcherError { return error }
+    if let client = error as? HTTPClientError {
+      if client == .cancelled { return CancellationError() }
+      if client == .connectTimeout { return HTTPFetcherError.connectionFailed("connect timeout") }
+      if client == .redirectLimitReached || client == .redirectCycleDetected {
+        return HTTPFetcherError.tooManyRedirects
+      }
+      return HTTPFetcherError.transferFailed(String(describing: client))
+    }
+    if error is NIOConnectionError || error is SocketAddressError
+      || (connecting && (error is IOError || error is ChannelError))
+    {
+      return HTTPFetcherError.connectionFailed(String(describing: error))
+    }
+    return HTTPFetcherError.transferFailed(String(describing: error))
+  }
+}
