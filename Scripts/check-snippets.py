@@ -8,7 +8,8 @@ Scripts/Snippets/Prelude.swift (the names a snippet uses as "yours": an origin, 
 token...). A snippet that starts with `// swift-tools-version` is a package manifest
 and is checked against PackageDescription. A snippet of an Integrations package's
 README sees that package's modules too (build it first:
-`swift build --package-path Integrations/<Package>`).
+`swift build --package-path Integrations/<Package>`, or build them all into one
+folder and name it in INTEGRATIONS_SCRATCH).
 
     Scripts/check-snippets.py            # after `swift build` (and the Integrations builds)
     Scripts/check-snippets.py --list     # print the snippets it finds
@@ -31,6 +32,7 @@ MANIFEST_API = "/opt/swift/usr/lib/swift/pm/ManifestAPI"
 def documents():
     names = ["README.md", "MIGRATION.md", "Integrations/README.md"]
     names += sorted(glob.glob("Integrations/*/README.md", root_dir=ROOT))
+    names += sorted(glob.glob("Integrations/*/*/README.md", root_dir=ROOT))
     names += sorted(glob.glob("Sources/*/*.docc/*.md", root_dir=ROOT))
     return [n for n in names if os.path.exists(os.path.join(ROOT, n))]
 
@@ -49,11 +51,16 @@ def swiftc():
 
 
 def package_build(name):
-    """The build folder whose modules a snippet of document `name` sees: its
-    Integrations package's for a README of one, the root package's otherwise."""
+    """The build folder whose modules a snippet of document `name` sees: for a README
+    of an Integrations package, that package's `.build`, or the folder the
+    environment's INTEGRATIONS_SCRATCH names (every package built into one, as CI
+    does); the root package's otherwise."""
     parts = name.split("/")
-    if len(parts) == 3 and parts[0] == "Integrations":
-        return os.path.join(ROOT, "Integrations", parts[1], ".build")
+    if len(parts) in (3, 4) and parts[0] == "Integrations":
+        shared = os.environ.get("INTEGRATIONS_SCRATCH")
+        if shared:
+            return os.path.join(ROOT, shared)
+        return os.path.join(ROOT, *parts[:-1], ".build")
     return os.path.join(ROOT, ".build")
 
 

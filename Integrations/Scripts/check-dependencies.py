@@ -24,25 +24,33 @@ SIGNATURES = {
     "HTTP": {"async-http-client"},
     "Observability": {"swift-distributed-tracing"},
     "NIO": set(),
-    "Hummingbird": {"hummingbird"},
-    "Vapor": {"vapor"},
+    "CarlosHummingbird": {"hummingbird"},
+    "CarlosVapor": {"vapor"},
 }
 EXAMPLES = {"ServiceExample"}
 
 
 def packages():
-    return sorted(
-        name for name in os.listdir(HERE)
-        if os.path.isfile(os.path.join(HERE, name, "Package.swift")))
+    """The packages' folders relative to Integrations/: each folder with a Package.swift,
+    or its subfolder with one (Vapor/CarlosVapor: a folder named like its framework
+    would clash with the framework's package identity)."""
+    found = []
+    for name in sorted(os.listdir(HERE)):
+        if os.path.isfile(os.path.join(HERE, name, "Package.swift")):
+            found.append(name)
+        elif os.path.isdir(os.path.join(HERE, name)):
+            found += [os.path.join(name, sub) for sub in sorted(os.listdir(os.path.join(HERE, name)))
+                      if os.path.isfile(os.path.join(HERE, name, sub, "Package.swift"))]
+    return found
 
 
-def tree(name):
+def tree(path):
     result = subprocess.run(
-        ["swift", "package", "--package-path", os.path.join(HERE, name),
+        ["swift", "package", "--package-path", os.path.join(HERE, path),
          "show-dependencies", "--format", "json"],
         capture_output=True, text=True)
     if result.returncode != 0:
-        sys.exit(f"✘ {name}: could not resolve its dependencies:\n{result.stderr}")
+        sys.exit(f"✘ {path}: could not resolve its dependencies:\n{result.stderr}")
     return json.loads(result.stdout[result.stdout.index("{"):])
 
 
@@ -60,8 +68,9 @@ def is_local(node):
 
 def main():
     failures = []
-    for name in packages():
-        root = tree(name)
+    for path in packages():
+        name = os.path.basename(path)
+        root = tree(path)
         everything = closure(root)
         third_party = set()
         for child in root.get("dependencies", []):

@@ -1,0 +1,54 @@
+// swift-tools-version: 6.1
+import Foundation
+import PackageDescription
+
+// The root package (Carlos) is a path dependency; SwiftPM names it after its folder,
+// which differs between checkouts, so the name is read from this file's location.
+let carlos = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .deletingLastPathComponent().deletingLastPathComponent().lastPathComponent.lowercased()
+
+// An end-to-end service (a program, not a library): a Hummingbird JSON endpoint that
+// reads through memory >>> PostgreSQL >>> an HTTP upstream, measured under load by
+// Scripts/load.sh. It uses the Postgres, HTTP and Hummingbird packages next to it.
+let package = Package(
+  name: "CarlosServiceExample",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "carlos-service-example", targets: ["CarlosServiceExample"])
+  ],
+  dependencies: [
+    .package(path: "../.."),
+    .package(path: "../Postgres"),
+    .package(path: "../HTTP"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1"),
+    .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
+    .package(url: "https://github.com/vapor/postgres-nio.git", exact: "1.33.2"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
+  ],
+  targets: [
+    .target(
+      name: "UserDirectory",
+      dependencies: [
+        .product(name: "Carlos", package: carlos),
+        .product(name: "CarlosPostgres", package: "Postgres"),
+        .product(name: "CarlosHTTP", package: "HTTP"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ]),
+    .executableTarget(name: "CarlosServiceExample", dependencies: ["UserDirectory"]),
+    .testTarget(
+      name: "UserDirectoryTests",
+      dependencies: [
+        "UserDirectory",
+        .product(name: "Carlos", package: carlos),
+        .product(name: "CarlosPostgres", package: "Postgres"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+      ]),
+  ],
+  swiftLanguageModes: [.v6]
+)

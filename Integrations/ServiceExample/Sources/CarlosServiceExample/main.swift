@@ -1,0 +1,93 @@
+// The end-to-end service of Integrations/ServiceExample (see its README):
+//
+//   carlos-service-example upstream <port>
+//   carlos-service-example serve <port> none|framework|carlos <upstream-url> [database-url]
+//   carlos-service-example staleness <writer-url> <reader-url> <writes>
+//
+// A server prints `listening <port>` once it accepts connections (port 0 picks one).
+import AsyncHTTPClient
+import CarlosPostgres
+import Foundation
+import Hummingbird
+import PostgresNIO
+import UserDirectory
+
+func fail(_ message: String) -> Never {
+  FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+  exit(64)
+}
+
+func announce(_ port: Int) async {
+  FileHandle.standardOutput.write(Data("listening \(port)\n".utf8))
+}
+
+/// Runs the command its arguments name.
+func run() async throws {
+  let arguments = CommandLine.arguments.dropFirst()
+  switch (arguments.first, arguments.count) {
+  case ("upstream", 2):
+    guard let port = Int(arguments.last!) else { fail("port: \(arguments.last!)") }
+    try await Upstream.application(port: port, onServerRunning: announce).runService()
+
+  case ("serve", 4...5):
+    let values = Array(arguments)
+    guard let port = Int(values[1]), let upstream = URL(string: values[3]) else {
+      fail("serve <port> <mode> <upstream-url> [database-url]")
+    }
+    let client = HTTPClient(eventLoopGroupProvider: .singleton)
+    switch values[2] {
+    case "none":
+      var app = UserService.application(
+        store: UpstreamOnlyStore(upstream: upstream, client: client), port: port,
+        onServerRunning: announce)
+      app.addServices(HTTPClientService(client))
+      try await app.runService()
+    case "framework":
+      let store = FrameworkMemoryStore(upstream: upstream, client: client)
+      var app = UserService.application(store: store, port: port, onServerRunning: announce)
+      app.addServices(store.persist, HTTPClientService(client))
+      try await app.runService()
+    case "carlos":
+      guard values.count == 5 else { fail("carlos needs a database URL") }
+      let postgres = PostgresClient(configuration: try DatabaseURL.configuration(values[4]))
+      let listener = PostgresInvalidationListener(client: postgres)
+      let store = try CarlosStore(
+        postgres: postgres, listener: listener, upstream: upstream, client: client)
+      var app = UserService.application(store: store, port: port, onServerRunning: announce)
+      // Stopped in reverse order: the server, the HTTP client, the listener, the level
+      // (its writes in flight finish), then the PostgreSQL client.
+      app.addServices(postgres, store.shared, listener, HTTPClientService(client))
+      try await app.runService()
+    default:
+      fail("mode: \(values[2]) (none, framework or carlos)")
+    }
+
+  case ("staleness", 4):
+    let values = Array(arguments)
+    guard let writer = URL(string: values[1]), let reader = URL(string: values[2]),
+      let count = Int(values[3])
+    else { fail("staleness <writer-url> <reader-url> <writes>") }
+    let client = HTTPClient(eventLoopGroupProvider: .singleton)
+    let delays = try await StalenessProbe.run(
+      writer: writer, reader: reader, id: "staleness", count: count, client: client)
+    try await client.shutdown()
+    let micros = delays.map {
+      Double($0.components.attoseconds) / 1e12 + Double($0.components.seconds) * 1e6
+    }
+    .sorted()
+    func percentile(_ p: Double) -> Double {
+      micros[min(micros.count - 1, Int(Double(micros.count) * p))]
+    }
+    print(
+      String(
+        format: "staleness writes %d p50_us %.0f p99_us %.0f max_us %.0f", micros.count,
+        percentile(0.5), percentile(0.99), micros.last ?? 0))
+
+  default:
+    fail(
+      "usage: upstream <port> | serve <port> <mode> <upstream-url> [database-url] | staleness <writer> <reader> <writes>"
+    )
+  }
+}
+
+try await run()
