@@ -4,7 +4,8 @@ import Hummingbird
 import ServiceLifecycle
 
 /// A Hummingbird `PersistDriver` over a Carlos pipeline of `Data` keyed by `String`,
-/// such as one memory level or `memory >>> postgres`.
+/// such as one memory level or `memory >>> disk`: any level that can insert atomically
+/// (`InsertingCacheLevel`) and tell an entry's expiry (`TimedCacheLevel`).
 ///
 /// Values are encoded per call with `JSONEncoder` and decoded with `JSONDecoder`.
 ///

@@ -30,6 +30,7 @@ public struct CarlosCache: Cache, Sendable {
   }
 
   /// The value stored under `key`, decoded as `type`, or `nil` when there is none.
+  /// `type` must be `Sendable`, as with Vapor's own caches.
   public func get<T: Decodable & Sendable>(_ key: String, as type: T.Type) -> EventLoopFuture<T?> {
     let request: Future<Data> = pipeline.get(key)
     return request.eventLoopFuture(on: eventLoop)
