@@ -48,3 +48,14 @@ public func >>> <Upper: CacheLevel>(
 ) -> BasicCache<Upper.KeyType, Upper.OutputType> {
   upper.compose(BasicFetcher(fetch: fetch))
 }
+
+/// Composes two levels that can both insert atomically: `memory >>> database` is an
+/// ``InsertingComposition``, itself an ``InsertingCacheLevel`` (see there).
+@inlinable
+public func >>> <Upper: InsertingCacheLevel, Lower: InsertingCacheLevel>(
+  upper: Upper,
+  lower: Lower
+) -> InsertingComposition<Upper, Lower>
+where Upper.KeyType == Lower.KeyType, Upper.OutputType == Lower.OutputType {
+  InsertingComposition(upper: upper, lower: lower)
+}

@@ -1,0 +1,44 @@
+// swift-tools-version: 6.1
+import Foundation
+import PackageDescription
+
+// The root package (Carlos) is a path dependency; SwiftPM names it after its folder,
+// which differs between checkouts, so the name is read from this file's location.
+// This package sits in Integrations/Hummingbird/CarlosHummingbird, not
+// Integrations/Hummingbird, because a root package named "hummingbird" would clash with
+// the identity of hummingbird-project/hummingbird.
+let carlos = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  .lastPathComponent.lowercased()
+
+let package = Package(
+  name: "CarlosHummingbird",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "CarlosHummingbird", targets: ["CarlosHummingbird"])
+  ],
+  dependencies: [
+    .package(path: "../../.."),
+    .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
+  ],
+  targets: [
+    .target(
+      name: "CarlosHummingbird",
+      dependencies: [
+        .product(name: "Carlos", package: carlos),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ]),
+    .testTarget(
+      name: "CarlosHummingbirdTests",
+      dependencies: [
+        "CarlosHummingbird",
+        .product(name: "Carlos", package: carlos),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ]),
+  ],
+  swiftLanguageModes: [.v6]
+)
