@@ -9,7 +9,7 @@ let carlos = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
 // An end-to-end service (a program, not a library): a Hummingbird JSON endpoint that
 // reads through memory >>> PostgreSQL >>> an HTTP upstream, measured under load by
-// Scripts/load.sh. It uses the Postgres, HTTP and Hummingbird packages next to it.
+// Scripts/load.py. It uses the Postgres, HTTP and CarlosHummingbird packages next to it.
 let package = Package(
   name: "CarlosServiceExample",
   platforms: [.macOS(.v15)],
@@ -20,6 +20,7 @@ let package = Package(
     .package(path: "../.."),
     .package(path: "../Postgres"),
     .package(path: "../HTTP"),
+    .package(path: "../Hummingbird/CarlosHummingbird"),
     .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1"),
     .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
     .package(url: "https://github.com/vapor/postgres-nio.git", exact: "1.33.2"),
@@ -44,6 +45,7 @@ let package = Package(
         "UserDirectory",
         .product(name: "Carlos", package: carlos),
         .product(name: "CarlosPostgres", package: "Postgres"),
+        .product(name: "CarlosHummingbird", package: "CarlosHummingbird"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),

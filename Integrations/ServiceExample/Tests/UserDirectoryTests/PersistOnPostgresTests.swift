@@ -1,0 +1,70 @@
+import Carlos
+import CarlosHummingbird
+import CarlosPostgres
+import Foundation
+import Hummingbird
+import PostgresNIO
+import Testing
+
+@Suite("CarlosPersistDriver over memory >>> postgres")
+struct PersistOnPostgresTests {
+  /// Runs `body` with a running PostgreSQL client of the test server.
+  func withPostgres<T: Sendable>(_ body: @Sendable (PostgresClient) async throws -> T)
+    async throws -> T
+  {
+    let client = PostgresClient(configuration: try DatabaseURL.configuration(try databaseURL()))
+    return try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask { await client.run() }
+      defer { group.cancelAll() }
+      return try await body(client)
+    }
+  }
+
+  func driver(_ client: PostgresClient, _ namespace: String) throws -> CarlosPersistDriver<
+    InsertingComposition<MemoryCacheLevel<String, Data>, PostgresCacheLevel<String>>
+  > {
+    let shared = try PostgresCacheLevel<String>(
+      client: client, options: PostgresCacheOptions(namespace: namespace))
+    return CarlosPersistDriver(MemoryCacheLevel<String, Data>(capacity: 1_000) >>> shared)
+  }
+
+  @Test("of 200 creates of one key through two instances' drivers, exactly one succeeds")
+  func createIsAtomicAcrossInstances() async throws {
+    try await withPostgres { client in
+      let namespace = "persist-\(UUID().uuidString.prefix(8))"
+      let drivers = try [driver(client, namespace), driver(client, namespace)]
+      let created = try await withThrowingTaskGroup(of: Bool.self) { group in
+        for index in 0..<200 {
+          group.addTask {
+            do {
+              try await drivers[index % 2].create(key: "session", value: index, expires: nil)
+              return true
+            } catch let error as PersistError where error == .duplicate {
+              return false
+            }
+          }
+        }
+        return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+      }
+      #expect(created == 1)
+      let first = try await drivers[0].get(key: "session", as: Int.self)
+      let second = try await drivers[1].get(key: "session", as: Int.self)
+      #expect(first != nil && first == second)
+    }
+  }
+
+  @Test("set without an expiry keeps the one stored; getWithTTL reads it from PostgreSQL")
+  func keepsExpiry() async throws {
+    try await withPostgres { client in
+      let namespace = "persist-\(UUID().uuidString.prefix(8))"
+      let writer = try driver(client, namespace)
+      let reader = try driver(client, namespace)
+      try await writer.set(key: "k", value: "one", expires: .seconds(600))
+      try await writer.set(key: "k", value: "two", expires: nil)
+      let read = try #require(try await reader.getWithTTL(key: "k", as: String.self))
+      #expect(read.object == "two")
+      let ttl = try #require(read.ttl)
+      #expect(ttl > .seconds(590) && ttl <= .seconds(600))
+    }
+  }
+}
