@@ -33,15 +33,7 @@ struct SelectEntry<Table: CacheTable>: PostgresPreparedStatement {
 /// The upsert of one row, without a notification.
 struct UpsertEntry<Table: CacheTable>: PostgresPreparedStatement {
   typealias Row = Int64
-  static var sql: String {
-    """
-    INSERT INTO \(Table.name) (namespace, key_hash, key, value, size, stored_at, expires_at)
-    VALUES ($1, sha256($2), $2, $3, $4, $5, $6)
-    ON CONFLICT (namespace, key_hash) DO UPDATE SET key = EXCLUDED.key, value = EXCLUDED.value,
-      size = EXCLUDED.size, stored_at = EXCLUDED.stored_at, expires_at = EXCLUDED.expires_at
-    RETURNING size
-    """
-  }
+  static var sql: String { EntryRow.upsert(into: Table.name) }
   var row: EntryRow
   func makeBindings() throws -> PostgresBindings { try row.bindings() }
   func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Int64.self) }
@@ -51,24 +43,14 @@ struct UpsertEntry<Table: CacheTable>: PostgresPreparedStatement {
 struct UpsertEntryNotifying<Table: CacheTable>: PostgresPreparedStatement {
   typealias Row = Int64
   static var sql: String {
-    """
-    WITH written AS (
-      INSERT INTO \(Table.name) (namespace, key_hash, key, value, size, stored_at, expires_at)
-      VALUES ($1, sha256($2), $2, $3, $4, $5, $6)
-      ON CONFLICT (namespace, key_hash) DO UPDATE SET key = EXCLUDED.key, value = EXCLUDED.value,
-        size = EXCLUDED.size, stored_at = EXCLUDED.stored_at, expires_at = EXCLUDED.expires_at
-      RETURNING size)
-    SELECT (SELECT size FROM written), pg_notify($7, $8)
-    """
+    "WITH written AS (\(EntryRow.upsert(into: Table.name)))\n"
+      + "SELECT (SELECT size FROM written), pg_notify($7, $8)"
   }
   var row: EntryRow
   var channel: String
   var payload: String
   func makeBindings() throws -> PostgresBindings {
-    var bindings = try row.bindings()
-    bindings.append(channel)
-    bindings.append(payload)
-    return bindings
+    try row.bindings(notifying: channel, payload)
   }
   func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Int64.self) }
 }
@@ -77,17 +59,7 @@ struct UpsertEntryNotifying<Table: CacheTable>: PostgresPreparedStatement {
 /// a row comes back only when it stored.
 struct InsertEntryIfAbsent<Table: CacheTable>: PostgresPreparedStatement {
   typealias Row = Int64
-  static var sql: String {
-    """
-    INSERT INTO \(Table.name) AS existing
-      (namespace, key_hash, key, value, size, stored_at, expires_at)
-    VALUES ($1, sha256($2), $2, $3, $4, $5, $6)
-    ON CONFLICT (namespace, key_hash) DO UPDATE SET key = EXCLUDED.key, value = EXCLUDED.value,
-      size = EXCLUDED.size, stored_at = EXCLUDED.stored_at, expires_at = EXCLUDED.expires_at
-    WHERE existing.expires_at IS NOT NULL AND existing.expires_at <= $5
-    RETURNING size
-    """
-  }
+  static var sql: String { EntryRow.upsert(into: Table.name, replacing: EntryRow.expiredAtStore) }
   var row: EntryRow
   func makeBindings() throws -> PostgresBindings { try row.bindings() }
   func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Int64.self) }
@@ -98,26 +70,14 @@ struct InsertEntryIfAbsent<Table: CacheTable>: PostgresPreparedStatement {
 struct InsertEntryIfAbsentNotifying<Table: CacheTable>: PostgresPreparedStatement {
   typealias Row = Int64
   static var sql: String {
-    """
-    WITH written AS (
-      INSERT INTO \(Table.name) AS existing
-        (namespace, key_hash, key, value, size, stored_at, expires_at)
-      VALUES ($1, sha256($2), $2, $3, $4, $5, $6)
-      ON CONFLICT (namespace, key_hash) DO UPDATE SET key = EXCLUDED.key, value = EXCLUDED.value,
-        size = EXCLUDED.size, stored_at = EXCLUDED.stored_at, expires_at = EXCLUDED.expires_at
-      WHERE existing.expires_at IS NOT NULL AND existing.expires_at <= $5
-      RETURNING size)
-    SELECT written.size, pg_notify($7, $8) FROM written
-    """
+    "WITH written AS (\(EntryRow.upsert(into: Table.name, replacing: EntryRow.expiredAtStore)))\n"
+      + "SELECT written.size, pg_notify($7, $8) FROM written"
   }
   var row: EntryRow
   var channel: String
   var payload: String
   func makeBindings() throws -> PostgresBindings {
-    var bindings = try row.bindings()
-    bindings.append(channel)
-    bindings.append(payload)
-    return bindings
+    try row.bindings(notifying: channel, payload)
   }
   func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Int64.self) }
 }
@@ -139,6 +99,32 @@ struct EntryRow: Sendable {
     bindings.append(storedAt)
     bindings.append(expiresAt)
     return bindings
+  }
+
+  /// ``bindings()`` followed by a notice's channel (`$7`) and payload (`$8`).
+  func bindings(notifying channel: String, _ payload: String) throws -> PostgresBindings {
+    var bindings = try bindings()
+    bindings.append(channel)
+    bindings.append(payload)
+    return bindings
+  }
+
+  /// The condition under which an insert replaces the key's row: it has expired by the
+  /// new row's `stored_at` (`$5`).
+  static let expiredAtStore = "existing.expires_at IS NOT NULL AND existing.expires_at <= $5"
+
+  /// The insert of the row bound as `$1`–`$6` into `table`, replacing the key's row
+  /// always, or only where `condition` holds; returns the row's size when it wrote.
+  static func upsert(into table: String, replacing condition: String? = nil) -> String {
+    """
+    INSERT INTO \(table) AS existing
+      (namespace, key_hash, key, value, size, stored_at, expires_at)
+    VALUES ($1, sha256($2), $2, $3, $4, $5, $6)
+    ON CONFLICT (namespace, key_hash) DO UPDATE SET key = EXCLUDED.key, value = EXCLUDED.value,
+      size = EXCLUDED.size, stored_at = EXCLUDED.stored_at, expires_at = EXCLUDED.expires_at
+    \(condition.map { "WHERE \($0)" } ?? "")
+    RETURNING size
+    """
   }
 }
 
