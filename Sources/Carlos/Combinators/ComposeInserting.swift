@@ -152,6 +152,12 @@ where Upper: TimedCacheLevel, Lower: TimedCacheLevel {
   }
 }
 
+extension InsertingComposition: LoadIdentified {
+  /// The plain composition's identity: copies of the composition share loads in
+  /// `get(_:orLoad:)`, as copies of a composed ``BasicCache`` do.
+  var identity: ObjectIdentifier { composed.identity }
+}
+
 extension WriteVersions {
   /// Like ``write(_:_:)``, also answering the stripe's version right after the bump,
   /// for a later ``ifUnchanged(_:since:_:)``.

@@ -158,6 +158,24 @@ struct ComposeInsertingTests {
     await #expect(throws: FetchError.valueNotInCache) { try await cache.get("k") }
   }
 
+  @Test("concurrent get(_:orLoad:) of one key through copies of the composition share one load")
+  func sharesLoads() async throws {
+    let cache = memory() >>> memory()
+    let copy = cache
+    let loads = Guarded(0)
+    let gate = Promise<Int>()
+    let loader: @Sendable (String) -> Future<Int> = { _ in
+      loads.withLock { $0 += 1 }
+      return gate.future
+    }
+    let first: Future<Int> = cache.get("k", orLoad: loader)
+    let second: Future<Int> = copy.get("k", orLoad: loader)
+    gate.succeed(9)
+    #expect(try await first.value == 9)
+    #expect(try await second.value == 9)
+    #expect(loads.withLock { $0 } == 1)
+  }
+
   @Test("compositions of inserting levels nest: (a >>> b) >>> c inserts into c")
   func nests() async throws {
     let (a, b, c) = (memory(), memory(), memory())
