@@ -11,8 +11,10 @@ import Testing
 private func withCache(
   policy: HTTPCachePolicy = .shared,
   _ reply: @escaping @Sendable (TestServer.Request, Int, Date) -> TestServer.Reply,
-  _ body: (TestServer, HTTPCache<MemoryCacheLevel<HTTPRequestKey, HTTPCacheRecord>, HTTPFetcher>,
-    MemoryCacheLevel<HTTPRequestKey, HTTPCacheRecord>, ManualClock) async throws -> Void
+  _ body: (
+    TestServer, HTTPCache<MemoryCacheLevel<HTTPRequestKey, HTTPCacheRecord>, HTTPFetcher>,
+    MemoryCacheLevel<HTTPRequestKey, HTTPCacheRecord>, ManualClock
+  ) async throws -> Void
 ) async throws {
   let clock = ManualClock(start: Date(timeIntervalSince1970: 1_750_000_000))
   let count = Mutex(0)
@@ -42,7 +44,9 @@ private func text(_ response: HTTPResponse) -> String {
 struct HTTPCacheTests {
   @Test("max-age: served from storage until it passes, stored with that expiry")
   func maxAge() async throws {
-    try await withCache({ _, index, now in dated("v\(index)", now, [("Cache-Control", "max-age=60")]) }) {
+    try await withCache({ _, index, now in
+      dated("v\(index)", now, [("Cache-Control", "max-age=60")])
+    }) {
       server, cache, memory, clock in
       let key = HTTPRequestKey(server.url("/a"))
       let start = clock.now()
@@ -63,9 +67,12 @@ struct HTTPCacheTests {
   @Test("s-maxage counts for a shared cache only")
   func sharedMaxAge() async throws {
     for policy in [HTTPCachePolicy.shared, .private] {
-      try await withCache(policy: policy, { _, index, now in
-        dated("v\(index)", now, [("Cache-Control", "max-age=10, s-maxage=120")])
-      }) { server, cache, _, clock in
+      try await withCache(
+        policy: policy,
+        { _, index, now in
+          dated("v\(index)", now, [("Cache-Control", "max-age=10, s-maxage=120")])
+        }
+      ) { server, cache, _, clock in
         let key = HTTPRequestKey(server.url("/s"))
         _ = try await cache.response(for: key)
         clock.advance(by: .seconds(60))
@@ -108,9 +115,12 @@ struct HTTPCacheTests {
   @Test("private is stored by a private cache only")
   func privateResponses() async throws {
     for policy in [HTTPCachePolicy.shared, .private] {
-      try await withCache(policy: policy, { _, index, now in
-        dated("v\(index)", now, [("Cache-Control", "private, max-age=60")])
-      }) { server, cache, _, _ async throws in
+      try await withCache(
+        policy: policy,
+        { _, index, now in
+          dated("v\(index)", now, [("Cache-Control", "private, max-age=60")])
+        }
+      ) { server, cache, _, _ async throws in
         let key = HTTPRequestKey(server.url("/p"))
         _ = try await cache.response(for: key)
         let second = try await cache.response(for: key)
@@ -145,7 +155,9 @@ struct HTTPCacheTests {
       if request.header("If-None-Match") == "\"v1\"" {
         return .respond(
           status: 304,
-          headers: [("Date", HTTPDate.format(now)), ("Cache-Control", "max-age=100"), ("X-New", "1")],
+          headers: [
+            ("Date", HTTPDate.format(now)), ("Cache-Control", "max-age=100"), ("X-New", "1"),
+          ],
           body: Data())
       }
       return dated("body", now, [("Cache-Control", "max-age=10"), ("ETag", "\"v1\"")])
@@ -235,9 +247,13 @@ struct HTTPCacheTests {
         headers: [("Date", HTTPDate.format(now)), ("Cache-Control", "max-age=60")],
         body: Data("\(status) #\(index)".utf8))
     }) { server, cache, _, _ async throws in
-      for _ in 0..<2 { #expect(try await cache.response(for: HTTPRequestKey(server.url("/500"))).status == 500) }
+      for _ in 0..<2 {
+        #expect(try await cache.response(for: HTTPRequestKey(server.url("/500"))).status == 500)
+      }
       #expect(server.requests.count == 2)
-      for _ in 0..<2 { #expect(try await cache.response(for: HTTPRequestKey(server.url("/404"))).status == 404) }
+      for _ in 0..<2 {
+        #expect(try await cache.response(for: HTTPRequestKey(server.url("/404"))).status == 404)
+      }
       #expect(server.requests.count == 3)
       await #expect(throws: HTTPFetcherError.statusCode(500)) {
         let _: Data = try await cache.bodies().get(server.url("/500"))
@@ -253,14 +269,18 @@ struct HTTPCacheTests {
       let key = HTTPRequestKey(server.url("/i"))
       #expect(text(try await cache.response(for: key)) == "GET 0")
       #expect(text(try await cache.response(for: key)) == "GET 0")
-      #expect(text(try await cache.response(for: HTTPRequestKey(server.url("/i"), method: "POST"))) == "POST 1")
+      #expect(
+        text(try await cache.response(for: HTTPRequestKey(server.url("/i"), method: "POST")))
+          == "POST 1")
       #expect(text(try await cache.response(for: key)) == "GET 2")
     }
   }
 
   @Test("A request's own no-cache revalidates and no-store keeps the answer out")
   func requestDirectives() async throws {
-    try await withCache({ _, index, now in dated("v\(index)", now, [("Cache-Control", "max-age=60")]) }) {
+    try await withCache({ _, index, now in
+      dated("v\(index)", now, [("Cache-Control", "max-age=60")])
+    }) {
       server, cache, memory, _ in
       let key = HTTPRequestKey(server.url("/q"))
       _ = try await cache.response(for: key)
@@ -301,7 +321,8 @@ struct HTTPCacheTests {
   func setting() async throws {
     try await withCache({ _, _, now in dated("origin", now, []) }) { server, cache, memory, clock in
       let key = HTTPRequestKey(server.url("/set"))
-      let fresh = HTTPResponse(status: 200, headers: ["Cache-Control": "max-age=60"], body: Data("s".utf8))
+      let fresh = HTTPResponse(
+        status: 200, headers: ["Cache-Control": "max-age=60"], body: Data("s".utf8))
       try await cache.set(fresh, forKey: key)
       #expect(text(try await cache.response(for: key)) == "s")
       try await cache.set(fresh, forKey: key, expiry: .after(.seconds(5)))

@@ -25,7 +25,8 @@ struct HTTPFetcherTests {
   @Test("Every final status is a value; bodies() fails outside 2xx with the status")
   func statuses() async throws {
     try await withServer({ request in
-      request.uri == "/missing" ? .respond(status: 404, headers: [], body: Data("no".utf8)) : ok("yes")
+      request.uri == "/missing"
+        ? .respond(status: 404, headers: [], body: Data("no".utf8)) : ok("yes")
     }) { server, client in
       let http = HTTPFetcher(client: client)
       let missing = try await http.get(HTTPRequestKey(server.url("/missing")))

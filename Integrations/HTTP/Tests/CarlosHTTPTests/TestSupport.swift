@@ -6,7 +6,8 @@ func withClient<T: Sendable>(
   _ configuration: HTTPClient.Configuration = .init(),
   _ body: (HTTPClient) async throws -> T
 ) async throws -> T {
-  let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+  let client = HTTPClient(
+    eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
   do {
     let result = try await body(client)
     try await client.shutdown()
