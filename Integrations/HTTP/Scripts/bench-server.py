@@ -10,8 +10,10 @@ standard output. Endpoints (HTTP/1.1, keep-alive):
   /hang             no answer; waits until the client closes the connection
   /stats            JSON: {"closes": [{"path": ..., "at": unix time}...], "requests": n}
 A close is recorded when the client ends a /huge, /slow or /hang connection early.
+The server exits when its standard input closes.
 """
 import json
+import os
 import select
 import socket
 import sys
@@ -44,6 +46,9 @@ def client_closed(connection, timeout):
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in separate writes: without this, Nagle's algorithm and
+    # the client's delayed ACK add 40 ms to every keep-alive request.
+    disable_nagle_algorithm = True
 
     def log_message(self, *args):
         pass
@@ -109,6 +114,13 @@ class Server(ThreadingHTTPServer):
     request_queue_size = 256
 
 
+def exit_with_parent():
+    """Ends the server when its standard input closes (the benchmark ended)."""
+    sys.stdin.buffer.read()
+    os._exit(0)
+
+
 server = Server(("127.0.0.1", 0), Handler)
+threading.Thread(target=exit_with_parent, daemon=True).start()
 print(server.server_address[1], flush=True)
 server.serve_forever()

@@ -1,6 +1,8 @@
 // carlos-http-benchmark: HTTPFetcher (AsyncHTTPClient) next to NetworkFetcher
 // (URLSession), in one run, against Scripts/bench-server.py in a process of its own:
 //   swift run -c release --package-path Integrations/HTTP carlos-http-benchmark
+//   swift run -c release --package-path Integrations/HTTP carlos-http-benchmark SCENARIO FETCHER
+// (SCENARIO: idle, huge, cancel, small or all; FETCHER: HTTPFetcher or NetworkFetcher)
 // Figures: idle CPU while a request waits 10 s for its answer, resident memory and
 // server-side close time for a 1 GiB body with a 1 MB limit, server-side close time
 // after a cancel, and 1,000 small GETs one after another and 64 at once.
@@ -12,6 +14,11 @@ import Foundation
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
+
+/// Prints `line` at once (standard output is not buffered by line when piped).
+func say(_ line: String) {
+  FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
 
 /// The process's CPU time (user + system) in seconds, from /proc/self/stat.
 func processCPUSeconds() -> Double {
@@ -37,6 +44,7 @@ func residentBytes() -> Int {
 final class BenchServer: Sendable {
   let process: Process
   let port: Int
+  private let input: Pipe
 
   init() throws {
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -47,6 +55,10 @@ final class BenchServer: Sendable {
     process.arguments = ["python3", script.path]
     let output = Pipe()
     process.standardOutput = output
+    // The server exits when this pipe closes, even if the benchmark is killed.
+    let input = Pipe()
+    process.standardInput = input
+    self.input = input
     try process.run()
     var line = Data()
     while !line.contains(UInt8(ascii: "\n")) {
@@ -90,7 +102,7 @@ final class BenchServer: Sendable {
   }
 
   func stop() {
-    process.terminate()
+    try? input.fileHandleForWriting.close()
     process.waitUntilExit()
   }
 }
@@ -104,6 +116,12 @@ func format(_ value: Double, _ digits: Int = 1) -> String {
   String(format: "%.\(digits)f", value)
 }
 
+/// `seconds` in whole milliseconds; a close the server saw before the client's own
+/// clock reading (the two processes read the same wall clock) shows as "0 ms or less".
+func milliseconds(_ seconds: Double) -> String {
+  seconds < 0.0005 ? "0 ms or less" : "\(format(seconds * 1000, 0)) ms"
+}
+
 func idleCPU(_ name: String, _ fetch: Fetch, _ server: BenchServer) async throws {
   let future = fetch(server.url("/slow?s=10"))
   try await Task.sleep(for: .seconds(1))
@@ -113,7 +131,7 @@ func idleCPU(_ name: String, _ fetch: Fetch, _ server: BenchServer) async throws
   let cpu = processCPUSeconds() - cpuStart
   let wall = Date().timeIntervalSince(start)
   let data = try await future.value
-  print(
+  say(
     "\(name): idle CPU while waiting: \(format(cpu / wall * 100, 2)) % of a core "
       + "(\(format(cpu * 1000, 0)) ms over \(format(wall, 2)) s); answer \(data.count) bytes")
 }
@@ -132,9 +150,11 @@ func hugeBody(_ name: String, _ fetch: Fetch, _ server: BenchServer) async throw
   let grown = residentBytes() - before
   let closed = try await server.waitForClose("/huge", after: closesBefore, seconds: 5)
   let closeText =
-    closed.map { "\(format(($0 - failedAt.timeIntervalSince1970) * 1000, 0)) ms after the error" }
+    closed.map {
+      "\(milliseconds($0 - failedAt.timeIntervalSince1970)) after the error reached the caller"
+    }
     ?? "not within 5 s"
-  print(
+  say(
     "\(name): 1 GiB body, 1 MB limit: \(outcome) after \(format(failedAt.timeIntervalSince(started) * 1000, 0)) ms; "
       + "resident growth \(format(Double(grown) / 1_048_576, 1)) MiB; server saw the close \(closeText)"
   )
@@ -148,12 +168,12 @@ func cancel(_ name: String, _ fetch: Fetch, _ server: BenchServer) async throws 
   future.cancel()
   let closed = try await server.waitForClose("/hang", after: closesBefore, seconds: 5)
   let text =
-    closed.map { "\(format(($0 - cancelledAt.timeIntervalSince1970) * 1000, 0)) ms" }
+    closed.map { milliseconds($0 - cancelledAt.timeIntervalSince1970) }
     ?? "not within 5 s"
-  print("\(name): cancel: the server saw the connection closed after \(text)")
+  say("\(name): cancel: the server saw the connection closed after \(text)")
 }
 
-func smallGETs(_ name: String, _ fetch: Fetch, _ server: BenchServer) async throws {
+func smallGETs(_ name: String, _ fetch: @escaping Fetch, _ server: BenchServer) async throws {
   let url = server.url("/small")
   for _ in 0..<20 { _ = try await fetch(url).value }  // warm-up: connections
   var cpu = processCPUSeconds()
@@ -161,7 +181,7 @@ func smallGETs(_ name: String, _ fetch: Fetch, _ server: BenchServer) async thro
   for _ in 0..<1_000 { _ = try await fetch(url).value }
   var wall = Date().timeIntervalSince(start)
   cpu = processCPUSeconds() - cpu
-  print(
+  say(
     "\(name): 1,000 sequential GETs: \(format(1_000 / wall, 0)) requests/s, "
       + "\(format(cpu / 1_000 * 1_000_000, 0)) µs CPU per request")
   cpu = processCPUSeconds()
@@ -180,37 +200,44 @@ func smallGETs(_ name: String, _ fetch: Fetch, _ server: BenchServer) async thro
   }
   wall = Date().timeIntervalSince(start)
   cpu = processCPUSeconds() - cpu
-  print(
+  say(
     "\(name): 1,000 GETs, 64 at once: \(format(1_000 / wall, 0)) requests/s, "
       + "\(format(cpu / 1_000 * 1_000_000, 0)) µs CPU per request")
 }
 
-let server = try BenchServer()
-var configuration = HTTPClient.Configuration()
-configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
-let client = HTTPClient(
-  eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-let limit = 1_000_000
-let http = HTTPFetcher(client: client, timeout: .seconds(30), maximumResponseSize: limit).bodies()
-let sessionConfiguration = URLSessionConfiguration.ephemeral
-sessionConfiguration.httpMaximumConnectionsPerHost = 64
-let network = NetworkFetcher(
-  timeout: 30, maximumResponseSize: limit, configuration: sessionConfiguration)
-let fetchers: [(String, Fetch)] = [
-  ("HTTPFetcher", { http.get($0) }),
-  ("NetworkFetcher", { network.get($0) }),
-]
-let only = CommandLine.arguments.dropFirst().first
-print(
-  "server pid \(server.process.processIdentifier), client pid \(ProcessInfo.processInfo.processIdentifier), \(ProcessInfo.processInfo.activeProcessorCount) cores"
-)
-for (name, run) in [
-  ("idle", idleCPU), ("huge", hugeBody), ("cancel", cancel), ("small", smallGETs),
-] as [(String, (String, Fetch, BenchServer) async throws -> Void)] where only == nil || only == name
-{
-  for (fetcherName, fetch) in fetchers {
-    try await run(fetcherName, fetch, server)
+func runBenchmarks() async throws {
+  let server = try BenchServer()
+  var configuration = HTTPClient.Configuration()
+  configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+  let client = HTTPClient(
+    eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+  let limit = 1_000_000
+  let http = HTTPFetcher(client: client, timeout: .seconds(30), maximumResponseSize: limit).bodies()
+  let sessionConfiguration = URLSessionConfiguration.ephemeral
+  sessionConfiguration.httpMaximumConnectionsPerHost = 64
+  let network = NetworkFetcher(
+    timeout: 30, maximumResponseSize: limit, configuration: sessionConfiguration)
+  let fetchers: [(String, Fetch)] = [
+    ("HTTPFetcher", { http.get($0) }),
+    ("NetworkFetcher", { network.get($0) }),
+  ]
+  let arguments = CommandLine.arguments.dropFirst()
+  let only = arguments.first.flatMap { $0 == "all" ? nil : $0 }
+  let fetcherFilter = arguments.dropFirst().first
+  say(
+    "server pid \(server.process.processIdentifier), client pid \(ProcessInfo.processInfo.processIdentifier), \(ProcessInfo.processInfo.activeProcessorCount) cores"
+  )
+  for (name, run) in [
+    ("idle", idleCPU), ("huge", hugeBody), ("cancel", cancel), ("small", smallGETs),
+  ] as [(String, (String, @escaping Fetch, BenchServer) async throws -> Void)]
+  where only == nil || only == name {
+    for (fetcherName, fetch) in fetchers where fetcherFilter == nil || fetcherFilter == fetcherName
+    {
+      try await run(fetcherName, fetch, server)
+    }
   }
+  try await client.shutdown()
+  server.stop()
 }
-try await client.shutdown()
-server.stop()
+
+try await runBenchmarks()
