@@ -31,9 +31,9 @@ struct ReadmeExampleTests {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("carlos-http-readme-\(UUID().uuidString)").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
-    try await withServer({ _ in
+    try await withServer { _ in
       ok("<h1>hello</h1>", [("Cache-Control", "max-age=300"), ("ETag", "\"1\"")])
-    }) { server, client in
+    } run: { server, client in
       let responses = try await show(server.url("/index.html"), client: client, folder: folder)
       #expect(responses.map(\.status) == [200, 200, 200])
       #expect(responses.allSatisfy { $0.body == Data("<h1>hello</h1>".utf8) })

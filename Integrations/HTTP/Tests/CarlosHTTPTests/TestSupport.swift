@@ -21,7 +21,7 @@ func withClient<T: Sendable>(
 /// Runs `body` with a server answering with `handler` and a new client; stops both.
 func withServer<T: Sendable>(
   _ handler: @escaping @Sendable (TestServer.Request) -> TestServer.Reply,
-  _ body: (TestServer, HTTPClient) async throws -> T
+  run body: (TestServer, HTTPClient) async throws -> T
 ) async throws -> T {
   let server = try await TestServer(handler: handler)
   do {
