@@ -330,4 +330,19 @@ struct HTTPCacheTests {
       #expect(server.requests.count == 1)
     }
   }
+
+  @Test("Cancelling a cache get cancels the request to the server")
+  func cancellation() async throws {
+    try await withServer { _ in
+      .hang
+    } run: { server, client in
+      let cache = MemoryCacheLevel<HTTPRequestKey, HTTPCacheRecord>()
+        .caching(HTTPFetcher(client: client))
+      let future: Future<HTTPResponse> = cache.get(HTTPRequestKey(server.url("/held")))
+      #expect(await server.wait(upTo: .seconds(5)) { server.requests.count == 1 })
+      future.cancel()
+      #expect(await server.wait(upTo: .seconds(1)) { server.closes.count == 1 })
+      await #expect(throws: CancellationError.self) { _ = try await future.value }
+    }
+  }
 }
