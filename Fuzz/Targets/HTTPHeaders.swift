@@ -82,7 +82,11 @@ enum HTTPHeaders: FuzzTarget {
       guard let colon = line.firstIndex(of: ":") else { continue }
       let name = String(line[..<colon])
       let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-      if name == "Status", let code = Int(value) { status = code } else { headers.add(name: name, value: value) }
+      if name == "Status", let code = Int(value) {
+        status = code
+      } else {
+        headers.add(name: name, value: value)
+      }
     }
     let requestTime = Date(timeIntervalSince1970: 784_111_777)
     let responseTime = requestTime.addingTimeInterval(1)

@@ -149,7 +149,8 @@ public struct HTTPFetcher: Fetcher {
         continue
       }
       let body = try await readBody(of: response, activity: activity)
-      let fields = HTTPHeaderFields(response.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
+      let fields = HTTPHeaderFields(
+        response.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
       return HTTPResponse(status: status, headers: fields, body: body)
     }
   }

@@ -27,9 +27,10 @@ public enum HTTPFreshness {
   public static func initialAge(
     of headers: HTTPHeaderFields, requestTime: Date, responseTime: Date
   ) -> TimeInterval {
-    let apparent = headers["Date"].flatMap(HTTPDate.parse).map {
-      max(0, responseTime.timeIntervalSince($0))
-    } ?? 0
+    let apparent =
+      headers["Date"].flatMap(HTTPDate.parse).map {
+        max(0, responseTime.timeIntervalSince($0))
+      } ?? 0
     let ageField = headers["Age"].flatMap(deltaSeconds) ?? 0
     let delay = max(0, responseTime.timeIntervalSince(requestTime))
     return max(apparent, TimeInterval(ageField) + delay)

@@ -11,18 +11,20 @@ import Testing
 private func withCache(
   policy: HTTPCachePolicy = .shared,
   _ reply: @escaping @Sendable (TestServer.Request, Int, Date) -> TestServer.Reply,
-  _ body: (TestServer, HTTPCache<MemoryCacheLevel<HTTPRequestKey, HTTPCacheRecord>, HTTPFetcher>,
-    MemoryCacheLevel<HTTPRequestKey, HTTPCacheRecord>, ManualClock) async throws -> Void
+  run body: (
+    TestServer, HTTPCache<MemoryCacheLevel<HTTPRequestKey, HTTPCacheRecord>, HTTPFetcher>,
+    MemoryCacheLevel<HTTPRequestKey, HTTPCacheRecord>, ManualClock
+  ) async throws -> Void
 ) async throws {
   let clock = ManualClock(start: Date(timeIntervalSince1970: 1_750_000_000))
   let count = Mutex(0)
-  try await withServer({ request in
+  try await withServer { request in
     let index = count.withLock { value in
       defer { value += 1 }
       return value
     }
     return reply(request, index, clock.now())
-  }) { server, client in
+  } run: { server, client in
     let memory = MemoryCacheLevel<HTTPRequestKey, HTTPCacheRecord>(clock: clock)
     let cache = memory.caching(HTTPFetcher(client: client), policy: policy, clock: clock)
     try await body(server, cache, memory, clock)
@@ -42,7 +44,9 @@ private func text(_ response: HTTPResponse) -> String {
 struct HTTPCacheTests {
   @Test("max-age: served from storage until it passes, stored with that expiry")
   func maxAge() async throws {
-    try await withCache({ _, index, now in dated("v\(index)", now, [("Cache-Control", "max-age=60")]) }) {
+    try await withCache { _, index, now in
+      dated("v\(index)", now, [("Cache-Control", "max-age=60")])
+    } run: {
       server, cache, memory, clock in
       let key = HTTPRequestKey(server.url("/a"))
       let start = clock.now()
@@ -63,9 +67,9 @@ struct HTTPCacheTests {
   @Test("s-maxage counts for a shared cache only")
   func sharedMaxAge() async throws {
     for policy in [HTTPCachePolicy.shared, .private] {
-      try await withCache(policy: policy, { _, index, now in
+      try await withCache(policy: policy) { _, index, now in
         dated("v\(index)", now, [("Cache-Control", "max-age=10, s-maxage=120")])
-      }) { server, cache, _, clock in
+      } run: { server, cache, _, clock in
         let key = HTTPRequestKey(server.url("/s"))
         _ = try await cache.response(for: key)
         clock.advance(by: .seconds(60))
@@ -77,9 +81,9 @@ struct HTTPCacheTests {
 
   @Test("Expires counts from Date")
   func expires() async throws {
-    try await withCache({ _, index, now in
+    try await withCache { _, index, now in
       dated("v\(index)", now, [("Expires", HTTPDate.format(now.addingTimeInterval(30)))])
-    }) { server, cache, memory, clock in
+    } run: { server, cache, memory, clock in
       let key = HTTPRequestKey(server.url("/e"))
       let start = clock.now()
       _ = try await cache.response(for: key)
@@ -93,9 +97,9 @@ struct HTTPCacheTests {
 
   @Test("no-store is never stored, and removes what was stored")
   func noStore() async throws {
-    try await withCache({ _, index, now in
+    try await withCache { _, index, now in
       dated("v\(index)", now, [("Cache-Control", index == 0 ? "max-age=5" : "no-store")])
-    }) { server, cache, memory, clock in
+    } run: { server, cache, memory, clock in
       let key = HTTPRequestKey(server.url("/n"))
       _ = try await cache.response(for: key)
       clock.advance(by: .seconds(6))
@@ -108,9 +112,9 @@ struct HTTPCacheTests {
   @Test("private is stored by a private cache only")
   func privateResponses() async throws {
     for policy in [HTTPCachePolicy.shared, .private] {
-      try await withCache(policy: policy, { _, index, now in
+      try await withCache(policy: policy) { _, index, now in
         dated("v\(index)", now, [("Cache-Control", "private, max-age=60")])
-      }) { server, cache, _, _ async throws in
+      } run: { server, cache, _, _ async throws in
         let key = HTTPRequestKey(server.url("/p"))
         _ = try await cache.response(for: key)
         let second = try await cache.response(for: key)
@@ -122,12 +126,12 @@ struct HTTPCacheTests {
   @Test("no-cache and max-age=0 are stored but revalidated on every use")
   func noCache() async throws {
     for control in ["no-cache", "max-age=0"] {
-      try await withCache({ request, index, now in
+      try await withCache { request, index, now in
         if request.header("If-None-Match") == "\"t\"" {
           return .respond(status: 304, headers: [("Date", HTTPDate.format(now))], body: Data())
         }
         return dated("v\(index)", now, [("Cache-Control", control), ("ETag", "\"t\"")])
-      }) { server, cache, memory, _ in
+      } run: { server, cache, memory, _ in
         let key = HTTPRequestKey(server.url("/c"))
         _ = try await cache.response(for: key)
         _ = try await memory.entry(forKey: key)
@@ -141,15 +145,17 @@ struct HTTPCacheTests {
 
   @Test("A stale response with an ETag is revalidated; a 304 refreshes it without a body")
   func entityTagRevalidation() async throws {
-    try await withCache({ request, _, now in
+    try await withCache { request, _, now in
       if request.header("If-None-Match") == "\"v1\"" {
         return .respond(
           status: 304,
-          headers: [("Date", HTTPDate.format(now)), ("Cache-Control", "max-age=100"), ("X-New", "1")],
+          headers: [
+            ("Date", HTTPDate.format(now)), ("Cache-Control", "max-age=100"), ("X-New", "1"),
+          ],
           body: Data())
       }
       return dated("body", now, [("Cache-Control", "max-age=10"), ("ETag", "\"v1\"")])
-    }) { server, cache, memory, clock in
+    } run: { server, cache, memory, clock in
       let key = HTTPRequestKey(server.url("/t"))
       _ = try await cache.response(for: key)
       clock.advance(by: .seconds(11))
@@ -172,12 +178,12 @@ struct HTTPCacheTests {
   @Test("A stale response with Last-Modified is revalidated with If-Modified-Since")
   func lastModifiedRevalidation() async throws {
     let modified = "Sat, 01 Mar 2025 10:00:00 GMT"
-    try await withCache({ request, _, now in
+    try await withCache { request, _, now in
       if request.header("If-Modified-Since") == modified {
         return .respond(status: 304, headers: [("Date", HTTPDate.format(now))], body: Data())
       }
       return dated("page", now, [("Cache-Control", "max-age=1"), ("Last-Modified", modified)])
-    }) { server, cache, _, clock in
+    } run: { server, cache, _, clock in
       let key = HTTPRequestKey(server.url("/m"))
       _ = try await cache.response(for: key)
       clock.advance(by: .seconds(5))
@@ -189,9 +195,9 @@ struct HTTPCacheTests {
 
   @Test("A 200 to a revalidation replaces the stored response")
   func replacedOnRevalidation() async throws {
-    try await withCache({ _, index, now in
+    try await withCache { _, index, now in
       dated("v\(index)", now, [("Cache-Control", "max-age=10"), ("ETag", "\"\(index)\"")])
-    }) { server, cache, memory, clock in
+    } run: { server, cache, memory, clock in
       let key = HTTPRequestKey(server.url("/r"))
       _ = try await cache.response(for: key)
       clock.advance(by: .seconds(11))
@@ -205,7 +211,7 @@ struct HTTPCacheTests {
 
   @Test("A server error on revalidation is passed on and the stored response kept")
   func serverErrorOnRevalidation() async throws {
-    try await withCache({ request, index, now in
+    try await withCache { request, index, now in
       switch index {
       case 0: return dated("stored", now, [("Cache-Control", "max-age=10"), ("ETag", "\"s\"")])
       case 1: return .respond(status: 503, headers: [], body: Data("down".utf8))
@@ -214,7 +220,7 @@ struct HTTPCacheTests {
           ? .respond(status: 304, headers: [("Date", HTTPDate.format(now))], body: Data())
           : dated("unexpected", now, [])
       }
-    }) { server, cache, memory, clock in
+    } run: { server, cache, memory, clock in
       let key = HTTPRequestKey(server.url("/x"))
       _ = try await cache.response(for: key)
       clock.advance(by: .seconds(11))
@@ -228,16 +234,20 @@ struct HTTPCacheTests {
 
   @Test("A status that is not storable is passed through and not stored")
   func statuses() async throws {
-    try await withCache({ request, index, now in
+    try await withCache { request, index, now in
       let status = request.uri == "/500" ? 500 : 404
       return .respond(
         status: status,
         headers: [("Date", HTTPDate.format(now)), ("Cache-Control", "max-age=60")],
         body: Data("\(status) #\(index)".utf8))
-    }) { server, cache, _, _ async throws in
-      for _ in 0..<2 { #expect(try await cache.response(for: HTTPRequestKey(server.url("/500"))).status == 500) }
+    } run: { server, cache, _, _ async throws in
+      for _ in 0..<2 {
+        #expect(try await cache.response(for: HTTPRequestKey(server.url("/500"))).status == 500)
+      }
       #expect(server.requests.count == 2)
-      for _ in 0..<2 { #expect(try await cache.response(for: HTTPRequestKey(server.url("/404"))).status == 404) }
+      for _ in 0..<2 {
+        #expect(try await cache.response(for: HTTPRequestKey(server.url("/404"))).status == 404)
+      }
       #expect(server.requests.count == 3)
       await #expect(throws: HTTPFetcherError.statusCode(500)) {
         let _: Data = try await cache.bodies().get(server.url("/500"))
@@ -247,20 +257,24 @@ struct HTTPCacheTests {
 
   @Test("A successful POST removes the stored GET of the same URL")
   func unsafeMethodInvalidates() async throws {
-    try await withCache({ request, index, now in
+    try await withCache { request, index, now in
       dated("\(request.method) \(index)", now, [("Cache-Control", "max-age=60")])
-    }) { server, cache, _, _ async throws in
+    } run: { server, cache, _, _ async throws in
       let key = HTTPRequestKey(server.url("/i"))
       #expect(text(try await cache.response(for: key)) == "GET 0")
       #expect(text(try await cache.response(for: key)) == "GET 0")
-      #expect(text(try await cache.response(for: HTTPRequestKey(server.url("/i"), method: "POST"))) == "POST 1")
+      #expect(
+        text(try await cache.response(for: HTTPRequestKey(server.url("/i"), method: "POST")))
+          == "POST 1")
       #expect(text(try await cache.response(for: key)) == "GET 2")
     }
   }
 
   @Test("A request's own no-cache revalidates and no-store keeps the answer out")
   func requestDirectives() async throws {
-    try await withCache({ _, index, now in dated("v\(index)", now, [("Cache-Control", "max-age=60")]) }) {
+    try await withCache { _, index, now in
+      dated("v\(index)", now, [("Cache-Control", "max-age=60")])
+    } run: {
       server, cache, memory, _ in
       let key = HTTPRequestKey(server.url("/q"))
       _ = try await cache.response(for: key)
@@ -278,9 +292,9 @@ struct HTTPCacheTests {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("carlos-http-\(UUID().uuidString)").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
-    try await withServer({ _ in
+    try await withServer { _ in
       dated("x", clock.now(), [("Cache-Control", "max-age=60"), ("ETag", "\"e\"")])
-    }) { server, client in
+    } run: { server, client in
       let memory = MemoryCacheLevel<HTTPRequestKey, HTTPCacheRecord>(clock: clock)
       let disk = DiskCacheLevel<HTTPRequestKey, HTTPCacheRecord>(path: folder, clock: clock)
       let cache = (memory >>> disk).caching(HTTPFetcher(client: client), clock: clock)
@@ -299,9 +313,12 @@ struct HTTPCacheTests {
 
   @Test("set stores as if the response had just arrived; an expiry overrides its freshness")
   func setting() async throws {
-    try await withCache({ _, _, now in dated("origin", now, []) }) { server, cache, memory, clock in
+    try await withCache { _, _, now in
+      dated("origin", now, [])
+    } run: { server, cache, memory, clock in
       let key = HTTPRequestKey(server.url("/set"))
-      let fresh = HTTPResponse(status: 200, headers: ["Cache-Control": "max-age=60"], body: Data("s".utf8))
+      let fresh = HTTPResponse(
+        status: 200, headers: ["Cache-Control": "max-age=60"], body: Data("s".utf8))
       try await cache.set(fresh, forKey: key)
       #expect(text(try await cache.response(for: key)) == "s")
       try await cache.set(fresh, forKey: key, expiry: .after(.seconds(5)))
@@ -311,6 +328,21 @@ struct HTTPCacheTests {
       try await cache.set(uncacheable, forKey: key)
       await #expect(throws: (any Error).self) { _ = try await memory.entry(forKey: key) }
       #expect(server.requests.count == 1)
+    }
+  }
+
+  @Test("Cancelling a cache get cancels the request to the server")
+  func cancellation() async throws {
+    try await withServer { _ in
+      .hang
+    } run: { server, client in
+      let cache = MemoryCacheLevel<HTTPRequestKey, HTTPCacheRecord>()
+        .caching(HTTPFetcher(client: client))
+      let future: Future<HTTPResponse> = cache.get(HTTPRequestKey(server.url("/held")))
+      #expect(await server.wait(upTo: .seconds(5)) { server.requests.count == 1 })
+      future.cancel()
+      #expect(await server.wait(upTo: .seconds(1)) { server.closes.count == 1 })
+      await #expect(throws: CancellationError.self) { _ = try await future.value }
     }
   }
 }

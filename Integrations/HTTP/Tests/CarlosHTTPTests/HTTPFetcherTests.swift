@@ -8,11 +8,11 @@ import Testing
 struct HTTPFetcherTests {
   @Test("A get sends the key's method and headers and answers with status, headers and body")
   func fetchesResponse() async throws {
-    try await withServer({ request in
+    try await withServer { request in
       .respond(
         status: 200, headers: [("X-Echo", request.header("x-token") ?? "none")],
         body: Data("\(request.method) \(request.uri)".utf8))
-    }) { server, client in
+    } run: { server, client in
       let http = HTTPFetcher(client: client)
       let key = HTTPRequestKey(server.url("/a?b=1"), method: "put", headers: ["X-Token": "t1"])
       let response = try await http.get(key)
@@ -24,9 +24,10 @@ struct HTTPFetcherTests {
 
   @Test("Every final status is a value; bodies() fails outside 2xx with the status")
   func statuses() async throws {
-    try await withServer({ request in
-      request.uri == "/missing" ? .respond(status: 404, headers: [], body: Data("no".utf8)) : ok("yes")
-    }) { server, client in
+    try await withServer { request in
+      request.uri == "/missing"
+        ? .respond(status: 404, headers: [], body: Data("no".utf8)) : ok("yes")
+    } run: { server, client in
       let http = HTTPFetcher(client: client)
       let missing = try await http.get(HTTPRequestKey(server.url("/missing")))
       #expect(missing.status == 404)
@@ -41,7 +42,9 @@ struct HTTPFetcherTests {
 
   @Test("A server that stays silent fails with timedOut, and the connection is closed")
   func idleTimeout() async throws {
-    try await withServer({ _ in .hang }) { server, client in
+    try await withServer { _ in
+      .hang
+    } run: { server, client in
       let http = HTTPFetcher(client: client, timeout: .milliseconds(300))
       let started = ContinuousClock.now
       await #expect(throws: HTTPFetcherError.timedOut(.milliseconds(300))) {
@@ -54,7 +57,9 @@ struct HTTPFetcherTests {
 
   @Test("A request longer than the deadline fails with deadlineExceeded")
   func deadline() async throws {
-    try await withServer({ _ in .hang }) { server, client in
+    try await withServer { _ in
+      .hang
+    } run: { server, client in
       let http = HTTPFetcher(client: client, timeout: .seconds(10), deadline: .milliseconds(300))
       await #expect(throws: HTTPFetcherError.deadlineExceeded(.milliseconds(300))) {
         _ = try await http.response(for: HTTPRequestKey(server.url("/slow")))
@@ -65,13 +70,13 @@ struct HTTPFetcherTests {
 
   @Test("A body over the limit fails as soon as it passes it, without Content-Length too")
   func sizeLimit() async throws {
-    try await withServer({ request in
+    try await withServer { request in
       switch request.uri {
       case "/declared": return .stream(chunk: 65_536, total: 4 << 20, contentLength: 4 << 20)
       case "/endless": return .stream(chunk: 65_536, total: nil, contentLength: nil)
       default: return .stream(chunk: 1_000, total: 100_000, contentLength: nil)
       }
-    }) { server, client in
+    } run: { server, client in
       let http = HTTPFetcher(client: client, maximumResponseSize: 1 << 20)
       for path in ["/declared", "/endless"] {
         let before = server.closes.count
@@ -87,7 +92,7 @@ struct HTTPFetcherTests {
 
   @Test("Redirects are followed to http only; another scheme or too many fail")
   func redirects() async throws {
-    try await withServer({ request in
+    try await withServer { request in
       switch request.uri {
       case "/from": return .respond(status: 302, headers: [("Location", "/to")], body: Data())
       case "/to": return ok("arrived")
@@ -99,7 +104,7 @@ struct HTTPFetcherTests {
         let next = (Int(request.uri.split(separator: "/").last ?? "0") ?? 0) + 1
         return .respond(status: 307, headers: [("Location", "/hop/\(next)")], body: Data())
       }
-    }) { server, client in
+    } run: { server, client in
       let http = HTTPFetcher(client: client, maximumRedirects: 3)
       let arrived = try await http.response(for: HTTPRequestKey(server.url("/from")))
       #expect(String(decoding: arrived.body, as: UTF8.self) == "arrived")
@@ -144,7 +149,9 @@ struct HTTPFetcherTests {
 
   @Test("Cancelling the future or the task closes the request on the server within 1 s")
   func cancellation() async throws {
-    try await withServer({ _ in .hang }) { server, client in
+    try await withServer { _ in
+      .hang
+    } run: { server, client in
       let http = HTTPFetcher(client: client)
       let future: Future<HTTPResponse> = http.get(HTTPRequestKey(server.url("/wait")))
       #expect(await server.wait(upTo: .seconds(5)) { server.requests.count == 1 })

@@ -43,7 +43,8 @@ final class TestServer: Sendable {
   let port: Int
   private let state = Mutex(State())
   private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
-  private let channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
+  private let channel:
+    NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
 
   /// Starts a server answering with `handler`; throws when it cannot listen.
   init(handler: @escaping @Sendable (Request) -> Reply) async throws {
@@ -131,7 +132,8 @@ final class TestServer: Sendable {
         case .end:
           guard let head, !hanging else { continue }
           let request = Request(
-            method: head.method.rawValue, uri: head.uri, headers: head.headers.map { ($0.name, $0.value) })
+            method: head.method.rawValue, uri: head.uri,
+            headers: head.headers.map { ($0.name, $0.value) })
           state.withLock { $0.requests.append(request) }
           let reply = handler(request)
           if case .hang = reply {
@@ -151,10 +153,12 @@ final class TestServer: Sendable {
   ) async throws {
     switch reply {
     case .respond(let status, let headers, let body):
-      try await writeWhole(status: status, headers: headers, body: body, request: request, to: outbound)
+      try await writeWhole(
+        status: status, headers: headers, body: body, request: request, to: outbound)
     case .delayed(let pause, let status, let headers, let body):
       try await Task.sleep(for: pause)
-      try await writeWhole(status: status, headers: headers, body: body, request: request, to: outbound)
+      try await writeWhole(
+        status: status, headers: headers, body: body, request: request, to: outbound)
     case .stream(let chunk, let total, let contentLength):
       var fields = HTTPHeaders()
       if let contentLength {
@@ -162,7 +166,8 @@ final class TestServer: Sendable {
       } else {
         fields.add(name: "Transfer-Encoding", value: "chunked")
       }
-      try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: fields)))
+      try await outbound.write(
+        .head(HTTPResponseHead(version: .http1_1, status: .ok, headers: fields)))
       let buffer = ByteBuffer(repeating: 0x61, count: chunk)
       var sent = 0
       while total.map({ sent < $0 }) ?? true {
@@ -184,7 +189,8 @@ final class TestServer: Sendable {
       fields.add(name: "Content-Length", value: String(body.count))
     }
     try await outbound.write(
-      .head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: status), headers: fields)))
+      .head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: status), headers: fields))
+    )
     if request.method != .HEAD && status != 304 && !body.isEmpty {
       try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body))))
     }

@@ -6,7 +6,8 @@ func withClient<T: Sendable>(
   _ configuration: HTTPClient.Configuration = .init(),
   _ body: (HTTPClient) async throws -> T
 ) async throws -> T {
-  let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+  let client = HTTPClient(
+    eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
   do {
     let result = try await body(client)
     try await client.shutdown()
@@ -20,7 +21,7 @@ func withClient<T: Sendable>(
 /// Runs `body` with a server answering with `handler` and a new client; stops both.
 func withServer<T: Sendable>(
   _ handler: @escaping @Sendable (TestServer.Request) -> TestServer.Reply,
-  _ body: (TestServer, HTTPClient) async throws -> T
+  run body: (TestServer, HTTPClient) async throws -> T
 ) async throws -> T {
   let server = try await TestServer(handler: handler)
   do {
