@@ -315,7 +315,7 @@ struct MemoryCacheLevelConcurrencyTests {
     let level = MemoryCacheLevel<String, Int>(capacity: 2, policy: .lru)
     level.set(1, forKey: "a")  // slot 0
     level.remove("a")
-    level.write(drainingAll: true) { $0.generations[0] = 0x7FFF_FFFF }
+    level.write(drainingAll: true) { $0.policy.nodes[0].generation = 0x7FFF_FFFF }
     level.set(1, forKey: "a")  // slot 0, generation 2³¹ − 1
     level.remove("a")  // the generation wraps to 0
     level.set(1, forKey: "a")  // slot 0, generation 0

@@ -144,11 +144,12 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
     case .tinyLFU: mode = .fixedWindow
     case .adaptiveTinyLFU: mode = .adaptiveWindow
     }
-    let eviction = WindowTinyLFU(capacity: capacity, mode: mode, random: SplitMix64())
+    shards = ShardSet(count: ShardSet<Key, Value>.count(forCapacity: capacity))
+    let eviction = WindowTinyLFU(
+      capacity: capacity, mode: mode, random: SplitMix64(), nodes: shards.records.store)
     let recorder = recordsStatistics ? StatisticsRecorder() : nil
     self.recorder = recorder
     policyLock = CacheLineBox(Lock(SlotTable(policy: eviction, recorder: recorder, hub: hub)))
-    shards = ShardSet(count: ShardSet<Key, Value>.count(forCapacity: capacity))
     reads = ReadBuffer.forThisMachine()
     recordsMisses = policy != .lru
     missFuture = StripedFuture { Future(FetchError.valueNotInCache) }
@@ -181,7 +182,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
           ? nil : CacheInstant(nanoseconds: report.deadline).date))
   }
 
-  /// Reads `key` in its shard (see ``EntryShard/read(_:hash:clock:latest:report:)``)
+  /// Reads `key` in its shard (see ``EntryShard/read(_:hash:in:clock:latest:slide:report:)``)
   /// and records the read for the policy in the buffer of thread number `thread`
   /// (the caller's); then removes the entry if it has expired, or drains the read
   /// buffer when it is half full and the policy's lock is free.
@@ -190,9 +191,11 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
     _ key: Key, thread: Int, report: inout EntryShard<Key, Value>.ReadReport
   ) -> Future<Value>? {
     let hash = key.hashValue
+    let records = shards.records
     let future = shards.withShard(hash: hash) { shard in
       shard.read(
-        key, hash: hash, clock: source, latest: latest.pointer, slide: slide, report: &report)
+        key, hash: hash, in: records, clock: source, latest: latest.pointer, slide: slide,
+        report: &report)
     }
     let drains: Bool
     if report.ticket != 0 {
@@ -375,8 +378,9 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
       return false
     }
     let now = Swift.max(clockNow, latest.pointer.pointee.load(ordering: .relaxed))
+    let records = shards.records
     let ticket = shards.withShard(hash: hash) { shard in
-      shard.replace(key, hash: hash, with: value, cost: cost, now: now)
+      shard.replace(key, hash: hash, with: value, cost: cost, now: now, in: records)
     }
     guard ticket != 0 else { return false }
     guard let drains = reads.recordUpdate(ticket, thread: thread) else {

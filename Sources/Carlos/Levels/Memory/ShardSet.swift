@@ -5,7 +5,9 @@ import Foundation
 /// shard, so threads reading different keys rarely wait for each other.
 ///
 /// The shards live in memory the set owns (not in an array), so that reaching one
-/// touches no reference count.
+/// touches no reference count. The set also holds the level's records (the
+/// entries the shards' slots name), and deinitializes the entries still
+/// indexed when it goes.
 @usableFromInline
 struct ShardSet<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchecked Sendable {
   // @unchecked: each shard is only reached through `withShard`, which takes the
@@ -22,12 +24,15 @@ struct ShardSet<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchecke
   }
 
   @usableFromInline let base: UnsafeMutablePointer<Padded>
+  /// The level's records, which the shards index by slot.
+  @usableFromInline let records: EntryRecords<Key, Value>
   /// The number of shards less one (the number is a power of two).
   @usableFromInline let mask: Int
 
   /// Creates `count` empty shards (`count` is rounded up to a power of two).
   @inlinable
   init(count: Int) {
+    records = EntryRecords()
     var shards = 1
     while shards < count { shards <<= 1 }
     base = .allocate(capacity: shards)
@@ -36,6 +41,9 @@ struct ShardSet<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchecke
   }
 
   deinit {
+    for index in 0...mask {
+      base[index].lock.withLock { [records] in $0.removeAll(in: records) }
+    }
     base.deinitialize(count: mask + 1)
     base.deallocate()
   }
