@@ -21,8 +21,6 @@ struct EntryRecords<Key: Hashable & Sendable, Value: Sendable>: @unchecked Senda
     @usableFromInline var value: Value
     /// When the value expires (``TimerWheel/none``: never); reads move it when the entry slides.
     @usableFromInline var deadline: Int64
-    /// The completed future readers share (small shards), made by the first read of `value`.
-    @usableFromInline var future: Future<Value>?
     /// When the value was stored, in nanoseconds since 1970.
     @usableFromInline var storedAt: Int64
 
@@ -31,7 +29,6 @@ struct EntryRecords<Key: Hashable & Sendable, Value: Sendable>: @unchecked Senda
       self.key = key
       self.value = value
       self.deadline = deadline
-      self.future = nil
       self.storedAt = storedAt
     }
   }
@@ -55,20 +52,38 @@ struct EntryRecords<Key: Hashable & Sendable, Value: Sendable>: @unchecked Senda
     return (entryOffset + MemoryLayout<Entry>.size + alignment - 1) / alignment * alignment
   }
 
+  /// From this many slots on, no future is kept (see ``futures``).
+  @inlinable
+  static var keptFutureSlots: Int { 16_384 }
+
   /// The records (and the policy's nodes).
   @usableFromInline let store: NodeStore
+  /// The completed future readers share, per slot below `keptFutures` (made by
+  /// the first read of the value; nil until then, and after the entry leaves or
+  /// its value changes). Outside the records, so that a record stays small: a
+  /// level of up to `keptFutureSlots` entries allocates nothing per hit, and a
+  /// larger one makes a new future per hit of its other slots (reaching a kept
+  /// future there would be one more cache miss after the record's, and ~50
+  /// bytes per read entry). Written under the lock of the shard that indexes
+  /// the slot, like the entry.
+  @usableFromInline let futures: UnsafeMutablePointer<Future<Value>?>
+  @usableFromInline let keptFutures: Int
 
-  /// Creates an empty store of records.
+  /// Creates an empty store of records for a level of `capacity` (which bounds the
+  /// number of entries). ``deallocate()`` frees what this allocates besides the store.
   @usableFromInline
-  init() {
+  init(capacity: Int) {
     precondition(MemoryLayout<Entry>.alignment <= 64, "values aligned beyond a cache line")
     store = NodeStore(stride: Self.stride, nodeOffset: 0)
+    keptFutures = Swift.max(1, Swift.min(capacity, Self.keptFutureSlots))
+    futures = .allocate(capacity: keptFutures)
+    futures.initialize(repeating: nil, count: keptFutures)
   }
 
-  /// The records of `store` (made by ``init()``).
-  @inlinable
-  init(_ store: NodeStore) {
-    self.store = store
+  /// Frees the kept futures (every entry must have been taken or destroyed).
+  func deallocate() {
+    futures.deinitialize(count: keptFutures)
+    futures.deallocate()
   }
 
   /// The node of slot `slot`.
@@ -88,6 +103,37 @@ struct EntryRecords<Key: Hashable & Sendable, Value: Sendable>: @unchecked Senda
   func initialize(_ slot: Int, to entry: consuming Entry) {
     (store.record(slot) + Self.entryOffset).bindMemory(to: Entry.self, capacity: 1).initialize(
       to: entry)
+  }
+
+  /// The future of slot `slot`'s value: the kept one, made and kept on the first
+  /// read, when the slot keeps one; a new one otherwise.
+  @inlinable
+  func future(_ slot: Int) -> Future<Value> {
+    guard slot < keptFutures else { return Future(entry(slot).pointee.value) }
+    if let kept = futures[slot] { return kept }
+    let future = Future(entry(slot).pointee.value)
+    futures[slot] = future
+    return future
+  }
+
+  /// Forgets slot `slot`'s kept future (its value changed, or it leaves).
+  @inlinable
+  func dropFuture(_ slot: Int) {
+    if slot < keptFutures { futures[slot] = nil }
+  }
+
+  /// Takes slot `slot`'s entry out (deinitializing it) and returns it.
+  @inlinable
+  func take(_ slot: Int) -> Entry {
+    dropFuture(slot)
+    return entry(slot).move()
+  }
+
+  /// Deinitializes slot `slot`'s entry.
+  @inlinable
+  func destroy(_ slot: Int) {
+    dropFuture(slot)
+    entry(slot).deinitialize(count: 1)
   }
 
   /// The read ticket of slot `slot` in its current generation.

@@ -63,10 +63,6 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
     return buckets
   }
 
-  /// From this many buckets on, a read makes a new future per hit instead of keeping one.
-  @inlinable
-  static var largeBuckets: Int { 256 }
-
   /// The upper 32 bits of `hash` (the lower ones chose the shard).
   @inlinable
   static func tag(_ hash: Int) -> UInt64 { UInt64(bitPattern: Int64(hash)) &>> 32 }
@@ -109,8 +105,8 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
 
   /// Reads `key` (whose hash is `hash`) at the clock's time, or at `latest` if that
   /// is later (`latest` is read only for an entry that expires): answers with the
-  /// value's future (in a small shard, the one readers share, made on the first
-  /// read), moves the deadline of an entry that slides to `slide` nanoseconds from
+  /// value's future (kept for the next reads in a small level, see
+  /// ``EntryRecords/futures``), moves the deadline of an entry that slides to `slide` nanoseconds from
   /// now (after-access expiry) and counts the hit or miss. An expired entry reads
   /// as a miss, reported in `report`.
   @inlinable
@@ -144,13 +140,7 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
       report.storedAt = entry.pointee.storedAt
       report.deadline = entry.pointee.deadline
     }
-    if let shared = entry.pointee.future { return shared }
-    let future = Future(entry.pointee.value)
-    // A small shard keeps the future for the next reads. In a large one, reaching a
-    // kept future would be one more cache miss after the record's: a new one, from
-    // memory the allocator just freed, costs less.
-    if mask < Self.largeBuckets { entry.pointee.future = future }
-    return future
+    return records.future(slot)
   }
 
   /// Replaces the value of `key` (whose hash is `hash`) by `value` stored at `now`,
@@ -168,7 +158,7 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
     guard records.node(slot).pointee.cost == cost, entry.pointee.deadline == TimerWheel.none
     else { return 0 }
     entry.pointee.value = value
-    entry.pointee.future = nil
+    records.dropFuture(slot)
     entry.pointee.storedAt = now
     return records.ticket(slot)
   }
@@ -226,7 +216,7 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
   @inlinable
   mutating func removeAll(in records: Records) {
     for bucket in 0...mask where buckets[bucket] != 0 {
-      records.entry(slot(at: bucket)).deinitialize(count: 1)
+      records.destroy(slot(at: bucket))
       buckets[bucket] = 0
     }
     count = 0

@@ -144,12 +144,14 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
     case .tinyLFU: mode = .fixedWindow
     case .adaptiveTinyLFU: mode = .adaptiveWindow
     }
-    shards = ShardSet(count: ShardSet<Key, Value>.count(forCapacity: capacity))
+    shards = ShardSet(
+      count: ShardSet<Key, Value>.count(forCapacity: capacity), capacity: capacity)
     let eviction = WindowTinyLFU(
       capacity: capacity, mode: mode, random: SplitMix64(), nodes: shards.records.store)
     let recorder = recordsStatistics ? StatisticsRecorder() : nil
     self.recorder = recorder
-    policyLock = CacheLineBox(Lock(SlotTable(policy: eviction, recorder: recorder, hub: hub)))
+    policyLock = CacheLineBox(
+      Lock(SlotTable(policy: eviction, records: shards.records, recorder: recorder, hub: hub)))
     reads = ReadBuffer.forThisMachine()
     recordsMisses = policy != .lru
     missFuture = StripedFuture { Future(FetchError.valueNotInCache) }

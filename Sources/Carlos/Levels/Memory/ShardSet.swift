@@ -29,10 +29,11 @@ struct ShardSet<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchecke
   /// The number of shards less one (the number is a power of two).
   @usableFromInline let mask: Int
 
-  /// Creates `count` empty shards (`count` is rounded up to a power of two).
+  /// Creates `count` empty shards (`count` is rounded up to a power of two) for a
+  /// level of `capacity`.
   @inlinable
-  init(count: Int) {
-    records = EntryRecords()
+  init(count: Int, capacity: Int) {
+    records = EntryRecords(capacity: capacity)
     var shards = 1
     while shards < count { shards <<= 1 }
     base = .allocate(capacity: shards)
@@ -44,6 +45,7 @@ struct ShardSet<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchecke
     for index in 0...mask {
       base[index].lock.withLock { [records] in $0.removeAll(in: records) }
     }
+    records.deallocate()
     base.deinitialize(count: mask + 1)
     base.deallocate()
   }

@@ -34,11 +34,14 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
   /// Where ``warm()`` puts what it loads; never read.
   @usableFromInline var warmth: UInt64 = 0
 
-  /// Creates an empty table ordered by `policy`.
+  /// Creates an empty table ordered by `policy`, whose nodes are those of `records`.
   @inlinable
-  init(policy: WindowTinyLFU, recorder: StatisticsRecorder?, hub: EventHub<Key>) {
+  init(
+    policy: WindowTinyLFU, records: EntryRecords<Key, Value>, recorder: StatisticsRecorder?,
+    hub: EventHub<Key>
+  ) {
     self.policy = policy
-    records = EntryRecords(policy.nodes)
+    self.records = records
     self.recorder = recorder
     self.hub = hub
   }
@@ -173,7 +176,7 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
         let slot = shard.slot(at: bucket)
         let entry = records.entry(slot)
         entry.pointee.value = value
-        entry.pointee.future = nil
+        records.dropFuture(slot)
         entry.pointee.storedAt = now
         entry.pointee.deadline = deadline
         records.node(slot).pointee.flags = flags
@@ -188,7 +191,12 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
       policy.insert(slot, cost: cost, hash: UInt64(bitPattern: Int64(hash)))
       return slot
     }
-    wheel.schedule(slot, at: deadline)
+    // The wheel keeps per-slot arrays: a value that never expires stays out of them.
+    if deadline == TimerWheel.none {
+      wheel.unschedule(slot)
+    } else {
+      wheel.schedule(slot, at: deadline)
+    }
     note(.set(key))
     // The total fitted before; only a new entry or a costlier value can overflow it.
     guard grows else { return }
@@ -232,7 +240,7 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
     let key = shards.withShard(hash: hash) { shard -> Key? in
       guard let bucket = shard.find(slot: slot, hash: hash) else { return nil }
       shard.remove(at: bucket)
-      return records.entry(slot).move().key
+      return records.take(slot).key
     }
     release(slot)
     return key
@@ -272,7 +280,7 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
         return nil
       }
       shard.remove(at: bucket)
-      return records.entry(slot).move().key
+      return records.take(slot).key
     }
     if later != TimerWheel.none {
       wheel.schedule(slot, at: later)
@@ -309,7 +317,7 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
     let slot = shards.withShard(hash: hash) { [records] shard -> Int? in
       guard let bucket = shard.find(key, hash: hash, in: records) else { return nil }
       let slot = shard.remove(at: bucket)
-      records.entry(slot).deinitialize(count: 1)
+      records.destroy(slot)
       return slot
     }
     guard let slot else { return }

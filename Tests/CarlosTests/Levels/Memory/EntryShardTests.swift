@@ -23,13 +23,14 @@ struct EntryShardTests {
     var shard = Shard()
     var free: [Int] = []
 
-    init() {
-      records = Records()
+    init(capacity: Int = 1 << 20) {
+      records = Records(capacity: capacity)
       store = records.store
     }
 
     deinit {
       shard.removeAll(in: records)
+      records.deallocate()
     }
 
     /// Stores `key` (its value is its id) in a new slot; returns the slot.
@@ -50,7 +51,7 @@ struct EntryShardTests {
       let slot = shard.remove(at: bucket)
       free.append(slot)
       records.node(slot).pointee.generation &+= 1
-      return records.entry(slot).move().key
+      return records.take(slot).key
     }
 
     func read(_ key: Collider, clock: ManualClock = ManualClock(), slide: Int64 = 0)
@@ -140,6 +141,19 @@ struct EntryShardTests {
     let (missed, missReport) = fixture.read(Collider(id: 6, hash: 0x1234))
     #expect(missed == nil)
     #expect(missReport.ticket == 0 && fixture.shard.misses == 1)
+  }
+
+  @Test("slots from the level's kept-future limit on get a new future per read")
+  func largeSlotsMakeFutures() {
+    let fixture = Fixture(capacity: 2)
+    #expect(fixture.records.keptFutures == 2)
+    let keys = (0..<3).map { Collider(id: $0, hash: $0 << 32) }
+    for key in keys { fixture.insert(key) }
+    #expect(fixture.read(keys[1]).0 === fixture.read(keys[1]).0)
+    let (first, _) = fixture.read(keys[2])
+    let (second, _) = fixture.read(keys[2])
+    #expect(first !== second)
+    #expect(first?.result?.value == 2 && second?.result?.value == 2)
   }
 
   @Test("a read of an entry that slides moves its deadline by the level's slide")
