@@ -359,3 +359,35 @@ struct MemoryCacheLevelConcurrencyTests {
     #expect(statistics.missCount == 10_000)
   }
 }
+
+/// An object a ``WeakHolder`` refers to.
+private final class Referent: Sendable {
+  let id: Int
+  init(id: Int) { self.id = id }
+}
+
+/// A value that cannot be moved by copying its bytes (a weak reference).
+private struct WeakHolder: Sendable {
+  weak var referent: Referent?
+  let id: Int
+}
+
+@Suite("MemoryCacheLevel records")
+struct MemoryCacheLevelRecordTests {
+  @Test("values that cannot be moved by copying their bytes survive the records' growth")
+  func weakValuesSurviveGrowth() {
+    #expect(!_isBitwiseTakable(WeakHolder.self))
+    let referents = (0..<1_000).map { Referent(id: $0) }
+    let level = MemoryCacheLevel<Int, WeakHolder>(capacity: 2_000, cost: { _ in 1 })
+    for referent in referents {
+      level.set(WeakHolder(referent: referent, id: referent.id), forKey: referent.id)
+      if referent.id % 3 == 0 { level.remove(referent.id / 2) }
+    }
+    for referent in referents {
+      guard let value = level.get(referent.id).result?.value else { continue }
+      #expect(value.id == referent.id)
+      #expect(value.referent === referent)
+    }
+    #expect(level.count > 600)
+  }
+}

@@ -1,6 +1,5 @@
 /// Where the eviction policy's ``AccessOrderNode``s live: fixed-size records
-/// numbered by slot, each holding one node at the same offset, in pages that
-/// never move once allocated.
+/// numbered by slot, each holding one node at the same offset, in one buffer.
 ///
 /// Standing alone (``init()``), a record is just the node. A ``MemoryCacheLevel``
 /// makes its records larger (``init(stride:nodeOffset:)``): each holds the entry's
@@ -8,45 +7,48 @@
 /// of an entry, and a read, the policy's bookkeeping and the shard's index all
 /// name it by slot.
 ///
-/// Page `k` holds `16 << k` records (32 pages: more than 2³¹ slots), so a slot's
-/// address is one load from a table that never moves and some arithmetic; the
-/// records of a page are only written (so only made resident) as slots are
-/// claimed. Pages are freed when the last copy of the store goes.
+/// A slot's address is the buffer's start, read from a cell that never moves, plus
+/// the slot times the stride. The buffer doubles when full (``grow(fixUp:)``):
+/// the owner must then keep everyone who reads records out (a level holds every
+/// shard's lock). Only the claimed slots' records are written, so the buffer's
+/// tail is not resident until slots reach it. Freed when the last copy of the
+/// store goes.
 @usableFromInline
 struct NodeStore: @unchecked Sendable {
-  // @unchecked: the pages are written only by whoever owns the slots (the policy's
-  // lock in a level, see ``SlotTable``); `pages` never moves.
+  // @unchecked: the buffer is written only by whoever owns the slots (the policy's
+  // lock in a level, see ``SlotTable``); `start` never moves.
 
-  /// Owns the pages.
+  /// Owns the buffer.
   @usableFromInline
-  final class Pages: @unchecked Sendable {
-    @usableFromInline let table: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+  final class Buffer: @unchecked Sendable {
+    /// Where the records start.
+    @usableFromInline let start: UnsafeMutablePointer<UnsafeMutableRawPointer>
 
     @usableFromInline
-    init() {
-      table = .allocate(capacity: NodeStore.pageCount)
-      table.initialize(repeating: nil, count: NodeStore.pageCount)
+    init(byteCount: Int) {
+      start = .allocate(capacity: 1)
+      start.initialize(to: .allocate(byteCount: byteCount, alignment: 64))
     }
 
     deinit {
-      for page in 0..<NodeStore.pageCount { table[page]?.deallocate() }
-      table.deallocate()
+      start.pointee.deallocate()
+      start.deallocate()
     }
   }
 
-  /// The number of pages; page `k` holds `firstPage << k` records.
-  @usableFromInline static var pageCount: Int { 32 }
-  /// Records in the first page (a power of two).
-  @usableFromInline static var firstPageShift: Int { 4 }
+  /// The records of a new store.
+  @usableFromInline static var initialCapacity: Int { 16 }
 
-  @usableFromInline let pages: Pages
-  /// `pages.table`, here so that an address costs no load through the class.
-  @usableFromInline let table: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+  @usableFromInline let buffer: Buffer
+  /// `buffer.start`, here so that an address costs no load through the class.
+  @usableFromInline let start: UnsafeMutablePointer<UnsafeMutableRawPointer>
   /// Bytes from one record to the next, and where the node sits in a record.
   @usableFromInline let stride: Int
   @usableFromInline let nodeOffset: Int
   /// The number of slots claimed (slots `0..<count` have a node).
   @usableFromInline var count = 0
+  /// The number of records the buffer holds.
+  @usableFromInline var capacity = NodeStore.initialCapacity
 
   /// A store whose records are just nodes (the policy standing alone).
   @inlinable
@@ -60,8 +62,8 @@ struct NodeStore: @unchecked Sendable {
   init(stride: Int, nodeOffset: Int) {
     precondition(stride % 8 == 0 && nodeOffset % 8 == 0)
     precondition(nodeOffset + MemoryLayout<AccessOrderNode>.size <= stride)
-    pages = Pages()
-    table = pages.table
+    buffer = Buffer(byteCount: Self.initialCapacity * stride)
+    start = buffer.start
     self.stride = stride
     self.nodeOffset = nodeOffset
   }
@@ -69,11 +71,7 @@ struct NodeStore: @unchecked Sendable {
   /// The start of slot `slot`'s record (`slot` must be below ``count``).
   @inlinable
   func record(_ slot: Int) -> UnsafeMutableRawPointer {
-    let position = UInt(bitPattern: slot) &+ (1 &<< UInt(Self.firstPageShift))
-    let top = UInt(UInt.bitWidth &- 1 &- position.leadingZeroBitCount)
-    let page = Int(bitPattern: top) &- Self.firstPageShift
-    let index = Int(bitPattern: position &- (1 &<< top))
-    return table[page].unsafelyUnwrapped + index &* stride
+    start.pointee + slot &* stride
   }
 
   /// Slot `slot`'s node.
@@ -88,21 +86,37 @@ struct NodeStore: @unchecked Sendable {
     nonmutating unsafeMutableAddress { node(slot) }
   }
 
-  /// Claims the next slot, with a node of generation 0 that belongs to no list.
+  /// Whether claiming a slot would move the records.
+  @inlinable
+  var isFull: Bool { count == capacity }
+
+  /// Claims the next slot, with a node of generation 0 that belongs to no list;
+  /// doubles the buffer first when it is full (see ``grow(fixUp:)``).
   @inlinable
   @discardableResult
   mutating func append() -> Int {
+    if isFull { grow() }
     let slot = count
     precondition(slot < 0x7FFF_FFFE, "a memory level holds fewer than 2³¹ − 2 entries")
-    let position = UInt(bitPattern: slot) &+ (1 &<< UInt(Self.firstPageShift))
-    if position & (position &- 1) == 0 {  // the first slot of a page
-      let page = UInt.bitWidth &- 1 &- position.leadingZeroBitCount &- Self.firstPageShift
-      let records = 1 &<< (page &+ Self.firstPageShift)
-      table[page] = UnsafeMutableRawPointer.allocate(byteCount: records &* stride, alignment: 64)
-    }
     (record(slot) + nodeOffset).bindMemory(to: AccessOrderNode.self, capacity: 1).initialize(
       to: AccessOrderNode(cost: 1, hash: 0, region: .window))
     count = slot &+ 1
     return slot
+  }
+
+  /// Doubles the buffer, copying the claimed records' bytes. `fixUp`, when given,
+  /// is called with the old and the new start before the old buffer is freed (for
+  /// records whose contents cannot be moved by copying their bytes).
+  @inlinable
+  mutating func grow(
+    fixUp: ((_ old: UnsafeMutableRawPointer, _ new: UnsafeMutableRawPointer) -> Void)? = nil
+  ) {
+    let old = start.pointee
+    let new = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2 * stride, alignment: 64)
+    new.copyMemory(from: old, byteCount: count * stride)
+    fixUp?(old, new)
+    start.pointee = new
+    capacity *= 2
+    old.deallocate()
   }
 }

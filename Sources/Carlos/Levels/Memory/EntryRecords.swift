@@ -89,13 +89,25 @@ struct EntryRecords<Key: Hashable & Sendable, Value: Sendable>: @unchecked Senda
   /// The node of slot `slot`.
   @inlinable
   func node(_ slot: Int) -> UnsafeMutablePointer<AccessOrderNode> {
-    store.record(slot).assumingMemoryBound(to: AccessOrderNode.self)
+    Self.node(in: store.record(slot))
   }
 
   /// The entry of slot `slot` (initialized only while the slot is indexed).
   @inlinable
   func entry(_ slot: Int) -> UnsafeMutablePointer<Entry> {
-    (store.record(slot) + Self.entryOffset).assumingMemoryBound(to: Entry.self)
+    Self.entry(in: store.record(slot))
+  }
+
+  /// The node of the record at `record`.
+  @inlinable
+  static func node(in record: UnsafeMutableRawPointer) -> UnsafeMutablePointer<AccessOrderNode> {
+    record.assumingMemoryBound(to: AccessOrderNode.self)
+  }
+
+  /// The entry of the record at `record`.
+  @inlinable
+  static func entry(in record: UnsafeMutableRawPointer) -> UnsafeMutablePointer<Entry> {
+    (record + entryOffset).assumingMemoryBound(to: Entry.self)
   }
 
   /// Initializes the entry of slot `slot`.
@@ -109,9 +121,15 @@ struct EntryRecords<Key: Hashable & Sendable, Value: Sendable>: @unchecked Senda
   /// read, when the slot keeps one; a new one otherwise.
   @inlinable
   func future(_ slot: Int) -> Future<Value> {
-    guard slot < keptFutures else { return Future(entry(slot).pointee.value) }
+    future(slot, entry: entry(slot))
+  }
+
+  /// ``future(_:)``, given the slot's entry.
+  @inlinable
+  func future(_ slot: Int, entry: UnsafeMutablePointer<Entry>) -> Future<Value> {
+    guard slot < keptFutures else { return Future(entry.pointee.value) }
     if let kept = futures[slot] { return kept }
-    let future = Future(entry(slot).pointee.value)
+    let future = Future(entry.pointee.value)
     futures[slot] = future
     return future
   }

@@ -119,28 +119,30 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
       return nil
     }
     let slot = slot(at: bucket)
-    let entry = records.entry(slot)
+    let record = records.store.record(slot)
+    let entry = Records.entry(in: record)
+    let node = Records.node(in: record)
     let deadline = entry.pointee.deadline
     if deadline != TimerWheel.none {
       let now = Swift.max(clock.nanoseconds(), latest.pointee.load(ordering: .relaxed))
       guard now < deadline else {
         misses &+= 1
-        report.expiredTicket = records.ticket(slot)
+        report.expiredTicket = ReadTicket.make(slot: slot, generation: node.pointee.generation)
         report.expiredAt = now
         return nil
       }
-      if records.slides(slot) {
+      if node.pointee.flags & Records.slidesFlag != 0 {
         entry.pointee.deadline =
           CacheInstant(nanoseconds: now).adding(nanoseconds: slide).nanoseconds
       }
     }
     hits &+= 1
-    report.ticket = records.ticket(slot)
+    report.ticket = ReadTicket.make(slot: slot, generation: node.pointee.generation)
     if report.wantsTimes {
       report.storedAt = entry.pointee.storedAt
       report.deadline = entry.pointee.deadline
     }
-    return records.future(slot)
+    return records.future(slot, entry: entry)
   }
 
   /// Replaces the value of `key` (whose hash is `hash`) by `value` stored at `now`,

@@ -13,10 +13,10 @@ import Synchronization
 ///
 /// `get` and `set` take O(1) time (amortized: one `set` may evict many small
 /// values) and are safe to call from many threads at once; they answer with
-/// futures that are already complete. In a level of up to tens of thousands of
-/// entries, a hit returns the same completed future for a stored value until that
-/// value is replaced, so hits allocate nothing after the first; in a larger level
-/// each hit allocates one small future, which costs less than the cache miss of
+/// futures that are already complete. In a level of up to 16,384 entries, a hit
+/// returns the same completed future for a stored value until that value is
+/// replaced, so hits allocate nothing after the first; in a larger level most
+/// hits allocate one small future, which costs less than the cache miss of
 /// reaching a kept one (and saves its memory). A miss fails with
 /// ``FetchError/valueNotInCache``. `clear()` and `onMemoryWarning()` empty the level.
 ///
@@ -33,8 +33,8 @@ import Synchronization
 /// a get that finds one removes it. Time comes from `clock` and never goes
 /// backwards for the level.
 ///
-/// Reads scale with cores: the entries live in shards, each behind a lock of its
-/// own, and a hit takes only its shard's lock. What a read tells the eviction
+/// Reads scale with cores: the entries are indexed in shards, each behind a lock
+/// of its own, and a hit takes only its shard's lock. What a read tells the eviction
 /// policy is recorded in a small buffer of the reading thread, which the thread
 /// hands to the policy in batches under the policy's lock: before each of its
 /// writes, and when the buffer is half full and the lock is free. Under heavy
@@ -46,12 +46,14 @@ import Synchronization
 /// writes of one thread in order, so from a single thread eviction is exactly as
 /// the policy describes.
 ///
-/// Costs count only what the values report: the level's own bookkeeping adds
-/// roughly 150–250 bytes per entry (index bucket and entry, slot generation,
-/// access-order node, frequency sketch, eviction history, and in small levels the
-/// shared future of a value that has been read; about 250 bytes in all per
-/// `String → Int` entry at a million entries, against about 50 for a
-/// `Dictionary`), plus a few kilobytes per level for its shards and read buffers.
+/// Costs count only what the values report: each entry is one record holding
+/// the policy's links and bookkeeping (32 bytes) next to the key, the value and
+/// two times, found through an 8-byte index bucket; with the frequency sketch
+/// (8 bytes per entry), the eviction history once the level has evicted (about
+/// 17) and, in small levels, the shared future of a value that has been read,
+/// that is about 100 bytes per `String → Int` entry at a million entries,
+/// against about 50 for a `Dictionary`. A level also takes a few kilobytes for
+/// its shards and read buffers, and up to 128 KiB for its kept futures' table.
 ///
 /// ```swift
 /// let memory = MemoryCacheLevel<URL, Data>(capacity: 64 << 20)  // 64 MiB

@@ -74,6 +74,26 @@ struct ShardSet<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchecke
     }
   }
 
+  /// Runs `body` with every shard's lock held (taken in order), after handing each
+  /// shard to `visit` (under its lock, which stays held).
+  @inlinable
+  func withEveryShard(
+    visiting visit: (borrowing EntryShard<Key, Value>) -> Void, _ body: () -> Void
+  ) {
+    lock(from: 0, visit, body)
+  }
+
+  @inlinable
+  func lock(
+    from index: Int, _ visit: (borrowing EntryShard<Key, Value>) -> Void, _ body: () -> Void
+  ) {
+    guard index <= mask else { return body() }
+    base[index].lock.withLock { (shard: inout EntryShard<Key, Value>) in
+      visit(shard)
+      lock(from: index &+ 1, visit, body)
+    }
+  }
+
   /// Runs `body` on shard number `index`, under its lock.
   @inlinable
   func withShard<Result>(

@@ -166,6 +166,7 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
     now: Int64, deadline: Int64, slide: Int64, in shards: borrowing Shards
   ) {
     removeExpired(now: now, in: shards)
+    reserveSlot(in: shards)
     let records = records
     let flags = slide > 0 ? EntryRecords<Key, Value>.slidesFlag : 0
     // The policy's calls happen under the shard's lock too: they write the node's
@@ -218,10 +219,44 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
     policy.update(slot, cost: policy.nodes[slot].cost)
   }
 
-  /// A free slot for a new entry (the policy's node for it keeps the key's hash).
+  /// A free slot for a new entry (the policy's node for it keeps the key's hash);
+  /// ``reserveSlot(in:)`` must have made sure the records need not move.
   @inlinable
   mutating func claimSlot() -> Int {
-    freeSlots.popLast() ?? policy.nodes.append()
+    if let free = freeSlots.popLast() { return free }
+    assert(!policy.nodes.isFull, "claimSlot without reserveSlot")
+    return policy.nodes.append()
+  }
+
+  /// Makes sure ``claimSlot()`` can claim a slot without moving the records: when
+  /// no slot is free and the records' buffer is full, doubles it while holding
+  /// every shard's lock (readers find records through the shards). Rare: once per
+  /// doubling of the number of entries.
+  @inlinable
+  mutating func reserveSlot(in shards: borrowing Shards) {
+    guard freeSlots.isEmpty, policy.nodes.isFull else { return }
+    if _isBitwiseTakable(EntryRecords<Key, Value>.Entry.self) {
+      shards.withEveryShard(visiting: { _ in }) { policy.nodes.grow() }
+      return
+    }
+    // Entries that cannot be moved by copying their bytes: every indexed slot's
+    // entry is moved properly after the copy.
+    var indexed: [Int] = []
+    shards.withEveryShard(visiting: { shard in
+      for bucket in 0...shard.mask where shard.buckets[bucket] != 0 {
+        indexed.append(shard.slot(at: bucket))
+      }
+    }) {
+      policy.nodes.grow { old, new in
+        for slot in indexed {
+          let offset = slot * EntryRecords<Key, Value>.stride + EntryRecords<Key, Value>.entryOffset
+          (new + offset).assumingMemoryBound(to: EntryRecords<Key, Value>.Entry.self)
+            .moveInitialize(
+              from: (old + offset).assumingMemoryBound(to: EntryRecords<Key, Value>.Entry.self),
+              count: 1)
+        }
+      }
+    }
   }
 
   /// The hash of the key of the entry in `slot` (or of the last one it held),
