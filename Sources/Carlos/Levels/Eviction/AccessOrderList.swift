@@ -14,10 +14,14 @@ enum CacheRegion: UInt8, Sendable {
 /// allocates nothing. 32 bytes.
 @usableFromInline
 struct AccessOrderNode: Sendable {
-  /// The entry's cost (at least 1).
-  @usableFromInline var cost: Int
+  // The hash comes first: in a memory level, readers holding only a shard's lock
+  // read the cost, flags and generation of nodes the policy writes, and the
+  // policy's writes through `NodeStore`'s subscript are, for ThreadSanitizer,
+  // accesses to the node's first byte, which no reader touches.
   /// The key's hash value, kept so hits need not hash the key again.
   @usableFromInline var hash: UInt64
+  /// The entry's cost (at least 1).
+  @usableFromInline var cost: Int
   /// The list the entry belongs to.
   @usableFromInline var region: CacheRegion
   /// How many times the entry has been hit since it was added (at most 2).
@@ -49,8 +53,8 @@ struct AccessOrderNode: Sendable {
 
   @inlinable
   init(cost: Int, hash: UInt64, region: CacheRegion) {
-    self.cost = cost
     self.hash = hash
+    self.cost = cost
     self.region = region
   }
 }

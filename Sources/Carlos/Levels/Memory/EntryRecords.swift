@@ -4,15 +4,17 @@
 /// ``NodeStore``, numbered by slot.
 ///
 /// A read finds the slot in its shard's index (``EntryShard``) and reads the record;
-/// the policy reaches the same record by slot. Records never move, so the index
-/// holds only slots. The policy's fields are written under the policy's lock; the
-/// entry's fields (``Entry``), the generation and the flags under the policy's lock
-/// *and* the shard's, so a reader holding only the shard's lock sees them whole
-/// (see ``SlotTable``). A record's entry is initialized while the slot is in a
-/// shard's index, and only then.
+/// the policy reaches the same record by slot. A slot keeps its number for the
+/// entry's life, so the index holds only slots; the buffer moves only while every
+/// shard's lock is held (see ``SlotTable/reserveSlot(in:)``). The policy's links,
+/// region and uses are written under the policy's lock; the entry's fields
+/// (``Entry``), the flags and the cost under the policy's lock *and* the shard's,
+/// so a reader holding only the shard's lock sees them whole; the generation under
+/// the policy's lock once the slot has left every index (see ``SlotTable``). A
+/// record's entry is initialized while the slot is in a shard's index, and only then.
 @usableFromInline
 struct EntryRecords<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
-  // @unchecked: see above; the store's pages never move.
+  // @unchecked: see above.
 
   /// What a record holds besides the policy's node; what a hit reads comes first.
   @usableFromInline
