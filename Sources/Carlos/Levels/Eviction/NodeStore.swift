@@ -39,8 +39,11 @@ struct NodeStore: @unchecked Sendable {
   /// The records of a new store.
   @usableFromInline static var initialCapacity: Int { 16 }
 
-  @usableFromInline let buffer: Buffer
-  /// `buffer.start`, here so that an address costs no load through the class.
+  /// Owns the buffer when the store stands alone (``init()``); nil in a level's
+  /// store, which its owner frees (``deallocate()``), so that copying the store
+  /// (every write copies the level's records) touches no reference count.
+  @usableFromInline let buffer: Buffer?
+  /// Where the records start (the cell never moves).
   @usableFromInline let start: UnsafeMutablePointer<UnsafeMutableRawPointer>
   /// Bytes from one record to the next, and where the node sits in a record.
   @usableFromInline let stride: Int
@@ -53,19 +56,33 @@ struct NodeStore: @unchecked Sendable {
   /// A store whose records are just nodes (the policy standing alone).
   @inlinable
   init() {
-    self.init(stride: MemoryLayout<AccessOrderNode>.stride, nodeOffset: 0)
+    let stride = MemoryLayout<AccessOrderNode>.stride
+    let buffer = Buffer(byteCount: Self.initialCapacity * stride)
+    self.buffer = buffer
+    start = buffer.start
+    self.stride = stride
+    nodeOffset = 0
   }
 
   /// A store of records of `stride` bytes (a multiple of 8) with the node `nodeOffset`
-  /// bytes into each (a multiple of 8).
+  /// bytes into each (a multiple of 8), which the caller frees with ``deallocate()``.
   @inlinable
   init(stride: Int, nodeOffset: Int) {
     precondition(stride % 8 == 0 && nodeOffset % 8 == 0)
     precondition(nodeOffset + MemoryLayout<AccessOrderNode>.size <= stride)
-    buffer = Buffer(byteCount: Self.initialCapacity * stride)
-    start = buffer.start
+    buffer = nil
+    start = .allocate(capacity: 1)
+    start.initialize(to: .allocate(byteCount: Self.initialCapacity * stride, alignment: 64))
     self.stride = stride
     self.nodeOffset = nodeOffset
+  }
+
+  /// Frees a store made by ``init(stride:nodeOffset:)`` (every copy of it is done).
+  @inlinable
+  func deallocate() {
+    precondition(buffer == nil, "the store frees itself")
+    start.pointee.deallocate()
+    start.deallocate()
   }
 
   /// The start of slot `slot`'s record (`slot` must be below ``count``).

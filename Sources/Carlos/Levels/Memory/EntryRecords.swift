@@ -82,10 +82,12 @@ struct EntryRecords<Key: Hashable & Sendable, Value: Sendable>: @unchecked Senda
     futures.initialize(repeating: nil, count: keptFutures)
   }
 
-  /// Frees the kept futures (every entry must have been taken or destroyed).
+  /// Frees the records and the kept futures (every entry must have been taken or
+  /// destroyed, and no copy be used again).
   func deallocate() {
     futures.deinitialize(count: keptFutures)
     futures.deallocate()
+    store.deallocate()
   }
 
   /// The node of slot `slot`.
