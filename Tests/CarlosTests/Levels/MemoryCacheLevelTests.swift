@@ -315,7 +315,7 @@ struct MemoryCacheLevelConcurrencyTests {
     let level = MemoryCacheLevel<String, Int>(capacity: 2, policy: .lru)
     level.set(1, forKey: "a")  // slot 0
     level.remove("a")
-    level.write(drainingAll: true) { $0.generations[0] = 0x7FFF_FFFF }
+    level.write(drainingAll: true) { $0.policy.nodes[0].generation = 0x7FFF_FFFF }
     level.set(1, forKey: "a")  // slot 0, generation 2³¹ − 1
     level.remove("a")  // the generation wraps to 0
     level.set(1, forKey: "a")  // slot 0, generation 0
@@ -357,5 +357,37 @@ struct MemoryCacheLevelConcurrencyTests {
     let statistics = level.statistics
     #expect(statistics.hitCount == 10_000)
     #expect(statistics.missCount == 10_000)
+  }
+}
+
+/// An object a ``WeakHolder`` refers to.
+private final class Referent: Sendable {
+  let id: Int
+  init(id: Int) { self.id = id }
+}
+
+/// A value that cannot be moved by copying its bytes (a weak reference).
+private struct WeakHolder: Sendable {
+  weak var referent: Referent?
+  let id: Int
+}
+
+@Suite("MemoryCacheLevel records")
+struct MemoryCacheLevelRecordTests {
+  @Test("values that cannot be moved by copying their bytes survive the records' growth")
+  func weakValuesSurviveGrowth() {
+    #expect(!_isBitwiseTakable(WeakHolder.self))
+    let referents = (0..<1_000).map { Referent(id: $0) }
+    let level = MemoryCacheLevel<Int, WeakHolder>(capacity: 2_000, cost: { _ in 1 })
+    for referent in referents {
+      level.set(WeakHolder(referent: referent, id: referent.id), forKey: referent.id)
+      if referent.id % 3 == 0 { level.remove(referent.id / 2) }
+    }
+    for referent in referents {
+      guard let value = level.get(referent.id).result?.value else { continue }
+      #expect(value.id == referent.id)
+      #expect(value.referent === referent)
+    }
+    #expect(level.count > 600)
   }
 }

@@ -9,22 +9,33 @@ enum CacheRegion: UInt8, Sendable {
   case protected
 }
 
-/// The links and bookkeeping of one entry; entries live in an array and refer
-/// to each other by index, so moving an entry allocates nothing.
+/// The links and bookkeeping of one entry; entries live in an array or a
+/// ``NodeStore`` and refer to each other by index (slot), so moving an entry
+/// allocates nothing. 32 bytes.
 @usableFromInline
 struct AccessOrderNode: Sendable {
-  /// The entry's cost (at least 1).
-  @usableFromInline var cost: Int
+  // The hash comes first: in a memory level, readers holding only a shard's lock
+  // read the cost, flags and generation of nodes the policy writes, and the
+  // policy's writes through `NodeStore`'s subscript are, for ThreadSanitizer,
+  // accesses to the node's first byte, which no reader touches.
   /// The key's hash value, kept so hits need not hash the key again.
   @usableFromInline var hash: UInt64
+  /// The entry's cost (at least 1).
+  @usableFromInline var cost: Int
   /// The list the entry belongs to.
   @usableFromInline var region: CacheRegion
   /// How many times the entry has been hit since it was added (at most 2).
   @usableFromInline var uses: UInt8 = 0
+  /// Bits of the entry's owner that the policy never reads or writes (a memory
+  /// level keeps whether reads slide the entry's expiry here).
+  @usableFromInline var flags: UInt8 = 0
   /// The links, in 32 bits each (entries are fewer than 2³¹), so that a node
   /// takes 32 bytes: two fit in a cache line.
   @usableFromInline var previousLink: Int32 = -1
   @usableFromInline var nextLink: Int32 = -1
+  /// The slot's generation, for the owner of the slot (see ``ReadTicket``): the
+  /// policy never reads or writes it, and it outlives the entry.
+  @usableFromInline var generation: UInt32 = 0
 
   /// The index of the entry used just before this one in the same list, or -1.
   @inlinable
@@ -42,8 +53,8 @@ struct AccessOrderNode: Sendable {
 
   @inlinable
   init(cost: Int, hash: UInt64, region: CacheRegion) {
-    self.cost = cost
     self.hash = hash
+    self.cost = cost
     self.region = region
   }
 }
@@ -85,6 +96,52 @@ struct AccessOrderList: Sendable {
       remove(index, buffer)
       append(index, buffer)
     }
+  }
+
+  /// Adds entry `index` as the most recently used.
+  @inlinable
+  mutating func append(_ index: Int, _ nodes: NodeStore) {
+    let node = nodes.node(index)
+    node.pointee.previous = tail
+    node.pointee.next = -1
+    if tail >= 0 {
+      nodes[tail].next = index
+    } else {
+      head = index
+    }
+    tail = index
+    cost += node.pointee.cost
+    count += 1
+  }
+
+  /// Unlinks entry `index`, which must be in this list.
+  @inlinable
+  mutating func remove(_ index: Int, _ nodes: NodeStore) {
+    let node = nodes.node(index)
+    let previous = node.pointee.previous
+    let next = node.pointee.next
+    if previous >= 0 {
+      nodes[previous].next = next
+    } else {
+      head = next
+    }
+    if next >= 0 {
+      nodes[next].previous = previous
+    } else {
+      tail = previous
+    }
+    node.pointee.previous = -1
+    node.pointee.next = -1
+    cost -= node.pointee.cost
+    count -= 1
+  }
+
+  /// Makes entry `index`, which must be in this list, the most recently used.
+  @inlinable
+  mutating func moveToBack(_ index: Int, _ nodes: NodeStore) {
+    guard tail != index else { return }
+    remove(index, nodes)
+    append(index, nodes)
   }
 
   // The list's indices are always valid slots of `nodes` (an invariant of the

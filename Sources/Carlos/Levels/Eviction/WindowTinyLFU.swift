@@ -82,8 +82,9 @@ struct WindowTinyLFU: Sendable {
   @usableFromInline let mode: Mode
   /// The total cost the cache may hold.
   @usableFromInline let capacity: Int
-  /// Links and bookkeeping of every slot (free slots hold stale data).
-  @usableFromInline var nodes: ContiguousArray<AccessOrderNode> = []
+  /// Links and bookkeeping of every slot (free slots hold stale data); in a
+  /// memory level, part of each entry's one record.
+  @usableFromInline var nodes: NodeStore
   @usableFromInline var window = AccessOrderList()
   @usableFromInline var probation = AccessOrderList()
   @usableFromInline var protected = AccessOrderList()
@@ -125,9 +126,11 @@ struct WindowTinyLFU: Sendable {
   @usableFromInline var fixedOnlyLongRun = 0
   @usableFromInline var random: SplitMix64
 
-  /// Creates an empty policy for `capacity` cost units.
+  /// Creates an empty policy for `capacity` cost units, whose nodes live in
+  /// `nodes` (by default, a store of its own).
   @inlinable
-  init(capacity: Int, mode: Mode, random: SplitMix64) {
+  init(capacity: Int, mode: Mode, random: SplitMix64, nodes: NodeStore = NodeStore()) {
+    self.nodes = nodes
     self.mode = mode
     self.capacity = capacity
     self.random = random
@@ -161,7 +164,7 @@ struct WindowTinyLFU: Sendable {
   @inlinable
   mutating func recordHit(_ slot: Int) {
     if mode == .lru {
-      window.moveToBack(slot, &nodes)
+      window.moveToBack(slot, nodes)
       return
     }
     climber.recordHit()
@@ -241,18 +244,18 @@ struct WindowTinyLFU: Sendable {
       if reuse.retiring && mode == .adaptiveWindow && !ReuseIndicator.isControl(nodes[slot].hash) {
         retire(slot)
       } else {
-        window.moveToBack(slot, &nodes)
+        window.moveToBack(slot, nodes)
       }
     case .protected:
-      protected.moveToBack(slot, &nodes)
+      protected.moveToBack(slot, nodes)
     case .probation:
       if nodes[slot].cost > protectedMaximum {
-        probation.moveToBack(slot, &nodes)
+        probation.moveToBack(slot, nodes)
         return
       }
-      probation.remove(slot, &nodes)
+      probation.remove(slot, nodes)
       nodes[slot].region = .protected
-      protected.append(slot, &nodes)
+      protected.append(slot, nodes)
       demoteProtectedOverflow()
     }
   }
@@ -261,14 +264,14 @@ struct WindowTinyLFU: Sendable {
   /// segment (of probation when it is too costly for protected).
   @inlinable
   mutating func retire(_ slot: Int) {
-    window.remove(slot, &nodes)
+    window.remove(slot, nodes)
     if nodes[slot].cost > protectedMaximum {
       nodes[slot].region = .probation
-      probation.append(slot, &nodes)
+      probation.append(slot, nodes)
       return
     }
     nodes[slot].region = .protected
-    protected.append(slot, &nodes)
+    protected.append(slot, nodes)
     demoteProtectedOverflow()
   }
 
@@ -280,9 +283,9 @@ struct WindowTinyLFU: Sendable {
     while protected.cost > protectedMaximum && moved < Self.transferLimit {
       let demoted = protected.head
       if demoted < 0 { break }
-      protected.remove(demoted, &nodes)
+      protected.remove(demoted, nodes)
       nodes[demoted].region = .probation
-      probation.append(demoted, &nodes)
+      probation.append(demoted, nodes)
       moved += 1
     }
   }
@@ -290,16 +293,16 @@ struct WindowTinyLFU: Sendable {
   // MARK: Adding, updating, removing
 
   /// Adds a new entry in `slot` (a free slot, or `nodes.count`) at the most
-  /// recently used end of the window.
+  /// recently used end of the window. Writes only the node's policy fields.
   @inlinable
   mutating func insert(_ slot: Int, cost: Int, hash: UInt64) {
-    let node = AccessOrderNode(cost: cost, hash: hash, region: .window)
-    if slot == nodes.count {
-      nodes.append(node)
-    } else {
-      nodes[slot] = node
-    }
-    window.append(slot, &nodes)
+    if slot == nodes.count { nodes.append() }
+    let node = nodes.node(slot)
+    node.pointee.cost = cost
+    node.pointee.hash = hash
+    node.pointee.region = .window
+    node.pointee.uses = 0
+    window.append(slot, nodes)
     if mode == .lru { return }
     sketch.ensureCapacity(count)
     sketch.increment(hash)
@@ -313,14 +316,16 @@ struct WindowTinyLFU: Sendable {
   @inlinable
   mutating func update(_ slot: Int, cost: Int) {
     let delta = cost - nodes[slot].cost
-    nodes[slot].cost = cost
+    // Written only when it changes: a memory level reads a node's cost under
+    // another lock than the policy's (see ``SlotTable``).
+    if delta != 0 { nodes[slot].cost = cost }
     switch nodes[slot].region {
     case .window: window.cost += delta
     case .probation: probation.cost += delta
     case .protected: protected.cost += delta
     }
     if mode == .lru {
-      window.moveToBack(slot, &nodes)
+      window.moveToBack(slot, nodes)
       return
     }
     sketch.increment(nodes[slot].hash)
@@ -331,16 +336,16 @@ struct WindowTinyLFU: Sendable {
   @inlinable
   mutating func remove(_ slot: Int) {
     switch nodes[slot].region {
-    case .window: window.remove(slot, &nodes)
-    case .probation: probation.remove(slot, &nodes)
-    case .protected: protected.remove(slot, &nodes)
+    case .window: window.remove(slot, nodes)
+    case .probation: probation.remove(slot, nodes)
+    case .protected: protected.remove(slot, nodes)
     }
   }
 
   /// Forgets every entry and every count, keeping the configuration.
   @inlinable
   mutating func removeAll() {
-    self = WindowTinyLFU(capacity: capacity, mode: mode, random: random)
+    self = WindowTinyLFU(capacity: capacity, mode: mode, random: random, nodes: nodes)
   }
 
   // MARK: Eviction
@@ -368,7 +373,7 @@ struct WindowTinyLFU: Sendable {
       var victim = window.head
       if victim == pinned { victim = nodes[victim].next }
       if victim < 0 { return }
-      window.remove(victim, &nodes)
+      window.remove(victim, nodes)
       evicted.append(victim)
     }
   }
@@ -383,9 +388,9 @@ struct WindowTinyLFU: Sendable {
     while window.cost > windowMaximum && node >= 0 && moved < Self.transferLimit {
       let next = nodes[node].next
       if node != pinned {
-        window.remove(node, &nodes)
+        window.remove(node, nodes)
         nodes[node].region = .probation
-        probation.append(node, &nodes)
+        probation.append(node, nodes)
         if first < 0 { first = node }
         moved += 1
       }
@@ -683,7 +688,7 @@ struct WindowTinyLFU: Sendable {
       }
       remove(entry)
       nodes[entry].region = .window
-      window.append(entry, &nodes)
+      window.append(entry, nodes)
       moved += 1
     }
     windowGrowthPending = true

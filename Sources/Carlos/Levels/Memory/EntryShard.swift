@@ -1,74 +1,25 @@
 import Synchronization
 
-/// One shard of a ``MemoryCacheLevel``'s index: the entries whose keys' hashes
-/// select this shard, in an open-addressing table (linear probing, deletion by
-/// shifting back) searched with the hash the level computed once per operation.
+/// One shard of a ``MemoryCacheLevel``'s index: which slots (``EntryRecords``)
+/// hold the keys whose hashes select this shard, in an open-addressing table of
+/// 8-byte buckets (linear probing, deletion by shifting back) searched with the
+/// hash the level computed once per operation.
 ///
-/// Each entry carries what a read needs without the level's policy: the value (and,
-/// in a small shard, the completed future that readers share), its times, and the
-/// ticket of its slot in the ``SlotTable``. The shard also counts its hits and
-/// misses. The buckets live in memory the shard owns, so that a read copies nothing
-/// it does not return. Not thread-safe by itself: every shard has its own lock.
+/// A bucket holds the upper 32 bits of the key's hash (its *tag*, which also picks
+/// the bucket a probe starts from) and the slot, so a probe compares keys only in
+/// records whose tag matches. The shard also counts its hits and misses. Not
+/// thread-safe by itself: every shard has its own lock, under which the entries
+/// of its slots are read and written.
 @usableFromInline
 struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchecked Sendable {
-  // @unchecked: the storage belongs to the shard alone, and the shard is reached
+  // @unchecked: the buckets belong to the shard alone, and the shard is reached
   // only under its lock (see ``ShardSet``).
-  /// A stored key and what the level knows of its value.
-  @usableFromInline
-  struct Entry: Sendable {
-    // What a hit reads comes first (key, future, tag, deadline), so that it shares
-    // a cache line more often when an entry straddles two.
-    @usableFromInline var key: Key
-    /// The completed future readers share, made by the first read of `value`.
-    @usableFromInline var future: Future<Value>?
-    /// The entry's ticket, with ``slidesFlag`` set when reads extend the value's
-    /// life (after-access expiry, by the level's one duration): one word for both.
-    @usableFromInline var tag: UInt64
-    /// When the value expires (``TimerWheel/none``: never); reads move it when the entry slides.
-    @usableFromInline var deadline: Int64
-    @usableFromInline var value: Value
-    /// The value's cost, as the policy counts it.
-    @usableFromInline var cost: Int
-    /// When the value was stored, in nanoseconds since 1970.
-    @usableFromInline var storedAt: Int64
-
-    /// Set in `tag` when reads extend the value's life (tickets never use the top bit).
-    @inlinable
-    static var slidesFlag: UInt64 { 1 << 63 }
-
-    /// The entry's slot and that slot's generation (see ``ReadTicket``).
-    @inlinable
-    var ticket: UInt64 { tag & ~Self.slidesFlag }
-
-    /// Whether a read extends the value's life.
-    @inlinable
-    var slides: Bool { tag & Self.slidesFlag != 0 }
-
-    /// `ticket` with the flag of `slides`, as `tag` holds them.
-    @inlinable
-    static func tag(_ ticket: UInt64, slides: Bool) -> UInt64 {
-      slides ? ticket | slidesFlag : ticket
-    }
-
-    @inlinable
-    init(
-      key: Key, value: Value, cost: Int, ticket: UInt64, storedAt: Int64, deadline: Int64,
-      slides: Bool
-    ) {
-      self.key = key
-      self.value = value
-      self.future = nil
-      self.cost = cost
-      self.tag = Self.tag(ticket, slides: slides)
-      self.storedAt = storedAt
-      self.deadline = deadline
-    }
-  }
+  @usableFromInline typealias Records = EntryRecords<Key, Value>
 
   /// What a read learned besides the value.
   @usableFromInline
   struct ReadReport: Sendable {
-    /// Whether the reader wants `storedAt` and `deadline` (they cost a hit a cache line).
+    /// Whether the reader wants `storedAt` and `deadline`.
     @usableFromInline var wantsTimes = false
     /// When the value was stored and when it expires (after a hit, when `wantsTimes`).
     @usableFromInline var storedAt: Int64 = 0
@@ -83,10 +34,8 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
     init() {}
   }
 
-  /// The hash of the key in each bucket (never 0), or 0 for an empty bucket.
-  @usableFromInline var hashes: UnsafeMutablePointer<Int>
-  /// The entry in each bucket whose hash is not 0; the others are uninitialized.
-  @usableFromInline var entries: UnsafeMutablePointer<Entry>
+  /// `tag << 32 | (slot + 1)` per bucket, or 0 for an empty bucket.
+  @usableFromInline var buckets: UnsafeMutablePointer<UInt64>
   /// The number of buckets less one (the number is a power of two).
   @usableFromInline var mask: Int
   /// The number of entries.
@@ -94,131 +43,106 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
   /// The hits and misses of reads of this shard.
   @usableFromInline var hits = 0
   @usableFromInline var misses = 0
-  /// A byte a read loads early to bring an entry's cache line in; never used.
-  @usableFromInline var warmth: UInt8 = 0
 
   /// Creates an empty shard.
   @inlinable
   init() {
-    (hashes, entries) = Self.allocate(4)
+    buckets = Self.allocate(4)
     mask = 3
   }
 
   deinit {
-    for bucket in 0...mask where hashes[bucket] != 0 { (entries + bucket).deinitialize(count: 1) }
-    Self.deallocate(hashes, entries)
+    buckets.deallocate()
   }
 
-  /// Storage for `buckets` empty buckets. The entries start on a cache line, so
-  /// an entry of 64 bytes (a `String` key and a word-sized value) is one line.
+  /// `count` empty buckets.
   @inlinable
-  static func allocate(_ buckets: Int) -> (UnsafeMutablePointer<Int>, UnsafeMutablePointer<Entry>) {
-    let hashes = UnsafeMutablePointer<Int>.allocate(capacity: buckets)
-    hashes.initialize(repeating: 0, count: buckets)
-    let entries = UnsafeMutableRawPointer.allocate(
-      byteCount: buckets * MemoryLayout<Entry>.stride,
-      alignment: Swift.max(64, MemoryLayout<Entry>.alignment))
-    return (hashes, entries.bindMemory(to: Entry.self, capacity: buckets))
+  static func allocate(_ count: Int) -> UnsafeMutablePointer<UInt64> {
+    let buckets = UnsafeMutablePointer<UInt64>.allocate(capacity: count)
+    buckets.initialize(repeating: 0, count: count)
+    return buckets
   }
 
-  /// Frees what ``allocate(_:)`` returned (the entries deinitialized).
+  /// The upper 32 bits of `hash` (the lower ones chose the shard).
   @inlinable
-  static func deallocate(
-    _ hashes: UnsafeMutablePointer<Int>, _ entries: UnsafeMutablePointer<Entry>
-  ) {
-    hashes.deallocate()
-    UnsafeMutableRawPointer(entries).deallocate()
-  }
+  static func tag(_ hash: Int) -> UInt64 { UInt64(bitPattern: Int64(hash)) &>> 32 }
 
-  /// From this many buckets on, a read asks for its entry's line early (see ``read``).
+  /// The first bucket to probe for `tag`.
   @inlinable
-  static var warmingBuckets: Int { 256 }
+  func home(_ tag: UInt64) -> Int { Int(truncatingIfNeeded: tag) & mask }
 
-  /// The hash as stored in a bucket: 0 is reserved for empty buckets.
+  /// The slot a non-empty bucket holds.
   @inlinable
-  static func stored(_ hash: Int) -> Int { hash == 0 ? 1 : hash }
-
-  /// The first bucket to probe for `storedHash`: bits above those that chose the shard.
-  @inlinable
-  func home(_ storedHash: Int) -> Int {
-    Int(bitPattern: UInt(bitPattern: storedHash) &>> 8) & mask
-  }
+  func slot(at bucket: Int) -> Int { Int(truncatingIfNeeded: buckets[bucket] & 0xFFFF_FFFF) &- 1 }
 
   /// The bucket of `key`, whose hash is `hash`, or nil when the shard does not hold it.
   @inlinable
-  func find(_ key: Key, hash: Int) -> Int? {
-    find(hash: hash) { $0.key == key }
+  func find(_ key: Key, hash: Int, in records: Records) -> Int? {
+    find(hash: hash) { records.entry($0).pointee.key == key }
   }
 
-  /// The bucket of the entry with `ticket`, whose key's hash is `hash`, or nil.
+  /// The bucket of slot `slot`, whose key's hash is `hash`, or nil.
   @inlinable
-  func find(ticket: UInt64, hash: Int) -> Int? {
-    find(hash: hash) { $0.ticket == ticket }
+  func find(slot: Int, hash: Int) -> Int? {
+    find(hash: hash) { $0 == slot }
   }
 
-  /// The first bucket, probing from the home of `hash`, whose entry has that hash
-  /// and `matches`; nil when an empty bucket comes first.
+  /// The first bucket, probing from the home of `hash`, whose tag is that of
+  /// `hash` and whose slot `matches`; nil when an empty bucket comes first.
   @inlinable
-  func find(hash: Int, where matches: (borrowing Entry) -> Bool) -> Int? {
-    let target = Self.stored(hash)
-    var bucket = home(target)
+  func find(hash: Int, where matches: (Int) -> Bool) -> Int? {
+    let tag = Self.tag(hash)
+    var bucket = home(tag)
     while true {
-      let found = hashes[bucket]
+      let found = buckets[bucket]
       if found == 0 { return nil }
-      if found == target, matches(entries[bucket]) { return bucket }
+      if found &>> 32 == tag, matches(Int(truncatingIfNeeded: found & 0xFFFF_FFFF) &- 1) {
+        return bucket
+      }
       bucket = (bucket &+ 1) & mask
     }
   }
 
   /// Reads `key` (whose hash is `hash`) at the clock's time, or at `latest` if that
-  /// is later (`latest` is read only for an entry that expires): answers with
-  /// the future readers share (made on the first read), moves the deadline of an
-  /// entry that slides to `slide` nanoseconds from now (after-access expiry) and
-  /// counts the hit or miss. An expired entry reads as a miss, reported in `report`.
+  /// is later (`latest` is read only for an entry that expires): answers with the
+  /// value's future (kept for the next reads in a small level, see
+  /// ``EntryRecords/futures``), moves the deadline of an entry that slides to `slide` nanoseconds from
+  /// now (after-access expiry) and counts the hit or miss. An expired entry reads
+  /// as a miss, reported in `report`.
   @inlinable
   mutating func read(
-    _ key: Key, hash: Int, clock: ClockSource, latest: UnsafePointer<Atomic<Int64>>,
-    slide: Int64, report: inout ReadReport
+    _ key: Key, hash: Int, in records: Records, clock: ClockSource,
+    latest: UnsafePointer<Atomic<Int64>>, slide: Int64, report: inout ReadReport
   ) -> Future<Value>? {
-    // Ask for the home bucket's entry together with its hash: at large sizes both
-    // are cache misses, and a probe usually ends at the home bucket or just after
-    // it, so the two lines are fetched in parallel rather than one after the other.
-    // (The entry may be uninitialized; only its first byte is read, into `warmth`.)
-    // A small shard stays in the caches: there the load would only add work.
-    if mask >= Self.warmingBuckets {
-      warmth = UnsafeRawPointer(entries + home(Self.stored(hash))).load(as: UInt8.self)
-    }
-    guard let bucket = find(key, hash: hash) else {
+    guard let bucket = find(key, hash: hash, in: records) else {
       misses &+= 1
       return nil
     }
-    let entry = entries + bucket
-    if entry.pointee.deadline != TimerWheel.none {
+    let slot = slot(at: bucket)
+    let record = records.store.record(slot)
+    let entry = Records.entry(in: record)
+    let node = Records.node(in: record)
+    let deadline = entry.pointee.deadline
+    if deadline != TimerWheel.none {
       let now = Swift.max(clock.nanoseconds(), latest.pointee.load(ordering: .relaxed))
-      guard now < entry.pointee.deadline else {
+      guard now < deadline else {
         misses &+= 1
-        report.expiredTicket = entry.pointee.ticket
+        report.expiredTicket = ReadTicket.make(slot: slot, generation: node.pointee.generation)
         report.expiredAt = now
         return nil
       }
-      if entry.pointee.slides {
+      if node.pointee.flags & Records.slidesFlag != 0 {
         entry.pointee.deadline =
           CacheInstant(nanoseconds: now).adding(nanoseconds: slide).nanoseconds
       }
     }
     hits &+= 1
-    report.ticket = entry.pointee.ticket
+    report.ticket = ReadTicket.make(slot: slot, generation: node.pointee.generation)
     if report.wantsTimes {
       report.storedAt = entry.pointee.storedAt
       report.deadline = entry.pointee.deadline
     }
-    if let shared = entry.pointee.future { return shared }
-    let future = Future(entry.pointee.value)
-    // A small shard keeps the future for the next reads. In a large one, reaching a
-    // kept future would be one more cache miss after the entry's (and 50-odd bytes
-    // per entry): a new one, from memory the allocator just freed, costs less.
-    if mask < Self.warmingBuckets { entry.pointee.future = future }
-    return future
+    return records.future(slot, entry: entry)
   }
 
   /// Replaces the value of `key` (whose hash is `hash`) by `value` stored at `now`,
@@ -227,45 +151,47 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
   /// policy's view of the entry stays right: the cost did not change, and nothing
   /// was or is scheduled to expire.
   @inlinable
-  mutating func replace(_ key: Key, hash: Int, with value: Value, cost: Int, now: Int64) -> UInt64 {
-    guard let bucket = find(key, hash: hash) else { return 0 }
-    let entry = entries + bucket
-    guard entry.pointee.cost == cost, entry.pointee.deadline == TimerWheel.none else { return 0 }
+  mutating func replace(
+    _ key: Key, hash: Int, with value: Value, cost: Int, now: Int64, in records: Records
+  ) -> UInt64 {
+    guard let bucket = find(key, hash: hash, in: records) else { return 0 }
+    let slot = slot(at: bucket)
+    let entry = records.entry(slot)
+    guard records.node(slot).pointee.cost == cost, entry.pointee.deadline == TimerWheel.none
+    else { return 0 }
     entry.pointee.value = value
-    entry.pointee.future = nil
+    records.dropFuture(slot)
     entry.pointee.storedAt = now
-    return entry.pointee.ticket
+    return records.ticket(slot)
   }
 
-  /// Adds `entry`, whose key the shard does not hold and whose hash is `hash`.
+  /// Adds slot `slot`, whose key's hash is `hash` and which the shard does not hold.
   @inlinable
-  mutating func insert(_ entry: consuming Entry, hash: Int) {
+  mutating func insert(slot: Int, hash: Int) {
     if (count &+ 1) &* 4 > (mask &+ 1) &* 3 { grow() }
-    let target = Self.stored(hash)
-    var bucket = home(target)
-    while hashes[bucket] != 0 { bucket = (bucket &+ 1) & mask }
-    hashes[bucket] = target
-    (entries + bucket).initialize(to: entry)
+    let tag = Self.tag(hash)
+    var bucket = home(tag)
+    while buckets[bucket] != 0 { bucket = (bucket &+ 1) & mask }
+    buckets[bucket] = tag &<< 32 | UInt64(truncatingIfNeeded: slot &+ 1)
     count &+= 1
   }
 
-  /// Removes the entry in `bucket` and returns it.
+  /// Removes the bucket `bucket` and returns its slot.
   @inlinable
   @discardableResult
-  mutating func remove(at bucket: Int) -> Entry {
-    let removed = (entries + bucket).move()
-    hashes[bucket] = 0
+  mutating func remove(at bucket: Int) -> Int {
+    let removed = slot(at: bucket)
+    buckets[bucket] = 0
     count &-= 1
-    // Shift back the entries after the hole that could no longer be found from their home.
+    // Shift back the buckets after the hole that could no longer be found from their home.
     var hole = bucket
     var next = (bucket &+ 1) & mask
-    while hashes[next] != 0 {
-      let home = home(hashes[next])
+    while buckets[next] != 0 {
+      let home = home(buckets[next] &>> 32)
       let reachable = hole <= next ? (home > hole && home <= next) : (home > hole || home <= next)
       if !reachable {
-        hashes[hole] = hashes[next]
-        (entries + hole).moveInitialize(from: entries + next, count: 1)
-        hashes[next] = 0
+        buckets[hole] = buckets[next]
+        buckets[next] = 0
         hole = next
       }
       next = (next &+ 1) & mask
@@ -276,25 +202,24 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
   /// Doubles the number of buckets.
   @inlinable
   mutating func grow() {
-    let (oldHashes, oldEntries) = (hashes, entries)
+    let old = buckets
     let oldCount = mask &+ 1
-    (hashes, entries) = Self.allocate(oldCount &* 2)
+    buckets = Self.allocate(oldCount &* 2)
     mask = oldCount &* 2 &- 1
-    for bucket in 0..<oldCount where oldHashes[bucket] != 0 {
-      var target = home(oldHashes[bucket])
-      while hashes[target] != 0 { target = (target &+ 1) & mask }
-      hashes[target] = oldHashes[bucket]
-      (entries + target).moveInitialize(from: oldEntries + bucket, count: 1)
+    for bucket in 0..<oldCount where old[bucket] != 0 {
+      var target = home(old[bucket] &>> 32)
+      while buckets[target] != 0 { target = (target &+ 1) & mask }
+      buckets[target] = old[bucket]
     }
-    Self.deallocate(oldHashes, oldEntries)
+    old.deallocate()
   }
 
-  /// Removes every entry.
+  /// Removes every slot, deinitializing their entries in `records`.
   @inlinable
-  mutating func removeAll() {
-    for bucket in 0...mask where hashes[bucket] != 0 {
-      (entries + bucket).deinitialize(count: 1)
-      hashes[bucket] = 0
+  mutating func removeAll(in records: Records) {
+    for bucket in 0...mask where buckets[bucket] != 0 {
+      records.destroy(slot(at: bucket))
+      buckets[bucket] = 0
     }
     count = 0
   }

@@ -13,10 +13,10 @@ import Synchronization
 ///
 /// `get` and `set` take O(1) time (amortized: one `set` may evict many small
 /// values) and are safe to call from many threads at once; they answer with
-/// futures that are already complete. In a level of up to tens of thousands of
-/// entries, a hit returns the same completed future for a stored value until that
-/// value is replaced, so hits allocate nothing after the first; in a larger level
-/// each hit allocates one small future, which costs less than the cache miss of
+/// futures that are already complete. In a level of up to 16,384 entries, a hit
+/// returns the same completed future for a stored value until that value is
+/// replaced, so hits allocate nothing after the first; in a larger level most
+/// hits allocate one small future, which costs less than the cache miss of
 /// reaching a kept one (and saves its memory). A miss fails with
 /// ``FetchError/valueNotInCache``. `clear()` and `onMemoryWarning()` empty the level.
 ///
@@ -33,8 +33,8 @@ import Synchronization
 /// a get that finds one removes it. Time comes from `clock` and never goes
 /// backwards for the level.
 ///
-/// Reads scale with cores: the entries live in shards, each behind a lock of its
-/// own, and a hit takes only its shard's lock. What a read tells the eviction
+/// Reads scale with cores: the entries are indexed in shards, each behind a lock
+/// of its own, and a hit takes only its shard's lock. What a read tells the eviction
 /// policy is recorded in a small buffer of the reading thread, which the thread
 /// hands to the policy in batches under the policy's lock: before each of its
 /// writes, and when the buffer is half full and the lock is free. Under heavy
@@ -46,12 +46,14 @@ import Synchronization
 /// writes of one thread in order, so from a single thread eviction is exactly as
 /// the policy describes.
 ///
-/// Costs count only what the values report: the level's own bookkeeping adds
-/// roughly 150–250 bytes per entry (index bucket and entry, slot generation,
-/// access-order node, frequency sketch, eviction history, and in small levels the
-/// shared future of a value that has been read; about 250 bytes in all per
-/// `String → Int` entry at a million entries, against about 50 for a
-/// `Dictionary`), plus a few kilobytes per level for its shards and read buffers.
+/// Costs count only what the values report: each entry is one record holding
+/// the policy's links and bookkeeping (32 bytes) next to the key, the value and
+/// two times, found through an 8-byte index bucket; with the frequency sketch
+/// (8 bytes per entry), the eviction history once the level has evicted (about
+/// 17) and, in small levels, the shared future of a value that has been read,
+/// that is about 100 bytes per `String → Int` entry at a million entries,
+/// against about 50 for a `Dictionary`. A level also takes a few kilobytes for
+/// its shards and read buffers, and up to 128 KiB for its kept futures' table.
 ///
 /// ```swift
 /// let memory = MemoryCacheLevel<URL, Data>(capacity: 64 << 20)  // 64 MiB
@@ -144,11 +146,14 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
     case .tinyLFU: mode = .fixedWindow
     case .adaptiveTinyLFU: mode = .adaptiveWindow
     }
-    let eviction = WindowTinyLFU(capacity: capacity, mode: mode, random: SplitMix64())
+    shards = ShardSet(
+      count: ShardSet<Key, Value>.count(forCapacity: capacity), capacity: capacity)
+    let eviction = WindowTinyLFU(
+      capacity: capacity, mode: mode, random: SplitMix64(), nodes: shards.records.store)
     let recorder = recordsStatistics ? StatisticsRecorder() : nil
     self.recorder = recorder
-    policyLock = CacheLineBox(Lock(SlotTable(policy: eviction, recorder: recorder, hub: hub)))
-    shards = ShardSet(count: ShardSet<Key, Value>.count(forCapacity: capacity))
+    policyLock = CacheLineBox(
+      Lock(SlotTable(policy: eviction, records: shards.records, recorder: recorder, hub: hub)))
     reads = ReadBuffer.forThisMachine()
     recordsMisses = policy != .lru
     missFuture = StripedFuture { Future(FetchError.valueNotInCache) }
@@ -181,7 +186,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
           ? nil : CacheInstant(nanoseconds: report.deadline).date))
   }
 
-  /// Reads `key` in its shard (see ``EntryShard/read(_:hash:clock:latest:report:)``)
+  /// Reads `key` in its shard (see ``EntryShard/read(_:hash:in:clock:latest:slide:report:)``)
   /// and records the read for the policy in the buffer of thread number `thread`
   /// (the caller's); then removes the entry if it has expired, or drains the read
   /// buffer when it is half full and the policy's lock is free.
@@ -190,9 +195,11 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
     _ key: Key, thread: Int, report: inout EntryShard<Key, Value>.ReadReport
   ) -> Future<Value>? {
     let hash = key.hashValue
+    let records = shards.records
     let future = shards.withShard(hash: hash) { shard in
       shard.read(
-        key, hash: hash, clock: source, latest: latest.pointer, slide: slide, report: &report)
+        key, hash: hash, in: records, clock: source, latest: latest.pointer, slide: slide,
+        report: &report)
     }
     let drains: Bool
     if report.ticket != 0 {
@@ -375,8 +382,9 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
       return false
     }
     let now = Swift.max(clockNow, latest.pointer.pointee.load(ordering: .relaxed))
+    let records = shards.records
     let ticket = shards.withShard(hash: hash) { shard in
-      shard.replace(key, hash: hash, with: value, cost: cost, now: now)
+      shard.replace(key, hash: hash, with: value, cost: cost, now: now, in: records)
     }
     guard ticket != 0 else { return false }
     guard let drains = reads.recordUpdate(ticket, thread: thread) else {

@@ -5,7 +5,9 @@ import Foundation
 /// shard, so threads reading different keys rarely wait for each other.
 ///
 /// The shards live in memory the set owns (not in an array), so that reaching one
-/// touches no reference count.
+/// touches no reference count. The set also holds the level's records (the
+/// entries the shards' slots name), and deinitializes the entries still
+/// indexed when it goes.
 @usableFromInline
 struct ShardSet<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchecked Sendable {
   // @unchecked: each shard is only reached through `withShard`, which takes the
@@ -22,12 +24,16 @@ struct ShardSet<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchecke
   }
 
   @usableFromInline let base: UnsafeMutablePointer<Padded>
+  /// The level's records, which the shards index by slot.
+  @usableFromInline let records: EntryRecords<Key, Value>
   /// The number of shards less one (the number is a power of two).
   @usableFromInline let mask: Int
 
-  /// Creates `count` empty shards (`count` is rounded up to a power of two).
+  /// Creates `count` empty shards (`count` is rounded up to a power of two) for a
+  /// level of `capacity`.
   @inlinable
-  init(count: Int) {
+  init(count: Int, capacity: Int) {
+    records = EntryRecords(capacity: capacity)
     var shards = 1
     while shards < count { shards <<= 1 }
     base = .allocate(capacity: shards)
@@ -36,6 +42,10 @@ struct ShardSet<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchecke
   }
 
   deinit {
+    for index in 0...mask {
+      base[index].lock.withLock { [records] in $0.removeAll(in: records) }
+    }
+    records.deallocate()
     base.deinitialize(count: mask + 1)
     base.deallocate()
   }
@@ -61,6 +71,26 @@ struct ShardSet<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchecke
   ) -> Result {
     base[hash & mask].lock.withLockSpinning { (shard: inout EntryShard<Key, Value>) -> Result in
       body(&shard)
+    }
+  }
+
+  /// Runs `body` with every shard's lock held (taken in order), after handing each
+  /// shard to `visit` (under its lock, which stays held).
+  @inlinable
+  func withEveryShard(
+    visiting visit: (borrowing EntryShard<Key, Value>) -> Void, _ body: () -> Void
+  ) {
+    lock(from: 0, visit, body)
+  }
+
+  @inlinable
+  func lock(
+    from index: Int, _ visit: (borrowing EntryShard<Key, Value>) -> Void, _ body: () -> Void
+  ) {
+    guard index <= mask else { return body() }
+    base[index].lock.withLock { (shard: inout EntryShard<Key, Value>) in
+      visit(shard)
+      lock(from: index &+ 1, visit, body)
     }
   }
 

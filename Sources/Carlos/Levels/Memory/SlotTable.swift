@@ -1,19 +1,20 @@
 /// The side of a ``MemoryCacheLevel`` that decides, guarded by the level's policy
 /// lock: a slot for every entry, the eviction policy that orders the slots, the
-/// timer wheel of their deadlines, and the events for the observers. The entries
-/// themselves live in the level's ``ShardSet``; every change to them is made here,
-/// under this lock and then the shard's, so the two always agree.
+/// timer wheel of their deadlines, and the events for the observers. Each slot is
+/// one record (``EntryRecords``: the policy's node, then the entry), which the
+/// level's ``ShardSet`` indexes by key; every change to an entry or to the index
+/// is made here, under this lock and then the shard's, so the two always agree.
 ///
 /// Free slots are reused, so steady-state operation allocates nothing. A slot's
-/// generation changes when it is freed, so a read recorded for an entry that has
-/// since left (see ``ReadTicket``) is recognised and ignored.
+/// generation (in its node) changes when it is freed, so a read recorded for an
+/// entry that has since left (see ``ReadTicket``) is recognised and ignored.
 @usableFromInline
 struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
   @usableFromInline typealias Shards = ShardSet<Key, Value>
 
   @usableFromInline var policy: WindowTinyLFU
-  /// The generation of each slot (31 bits, as a ``ReadTicket`` carries it).
-  @usableFromInline var generations: ContiguousArray<UInt32> = []
+  /// The level's records, whose nodes are the policy's (`policy.nodes`).
+  @usableFromInline let records: EntryRecords<Key, Value>
   /// Slots that hold nothing and can be reused.
   @usableFromInline var freeSlots: [Int] = []
   /// Scratch space for the slots evicted or expired by one operation (kept to avoid allocating).
@@ -33,10 +34,14 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
   /// Where ``warm()`` puts what it loads; never read.
   @usableFromInline var warmth: UInt64 = 0
 
-  /// Creates an empty table ordered by `policy`.
+  /// Creates an empty table ordered by `policy`, whose nodes are those of `records`.
   @inlinable
-  init(policy: WindowTinyLFU, recorder: StatisticsRecorder?, hub: EventHub<Key>) {
+  init(
+    policy: WindowTinyLFU, records: EntryRecords<Key, Value>, recorder: StatisticsRecorder?,
+    hub: EventHub<Key>
+  ) {
     self.policy = policy
+    self.records = records
     self.recorder = recorder
     self.hub = hub
   }
@@ -74,7 +79,7 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
   /// the processor's caches the misses overlap instead of coming one by one.
   @inlinable
   mutating func drain(_ reads: borrowing ReadBuffer, thread: Int? = nil) {
-    guard generations.count >= Self.warmingSlots else {
+    guard policy.nodes.count >= Self.warmingSlots else {
       reads.drain(thread: thread) { note in apply(note) }
       return
     }
@@ -96,10 +101,7 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
   mutating func apply(_ note: ReadBuffer.Note) {
     switch note {
     case .hit(let ticket):
-      let slot = ReadTicket.slot(ticket)
-      if slot < generations.count, generations[slot] == ReadTicket.generation(ticket) {
-        policy.recordHit(slot)
-      }
+      if isCurrent(ticket) { policy.recordHit(ReadTicket.slot(ticket)) }
     case .update(let ticket):
       update(ticket: ticket)
     case .miss(let hash):
@@ -107,7 +109,16 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
     }
   }
 
-  /// Loads, for every hit in `batch`, its slot's generation and policy node, then
+  /// Whether `ticket` names a slot in the generation it is in now (the entry the
+  /// ticket was made for is still there).
+  @inlinable
+  func isCurrent(_ ticket: UInt64) -> Bool {
+    let slot = ReadTicket.slot(ticket)
+    return slot < policy.nodes.count
+      && policy.nodes[slot].generation == ReadTicket.generation(ticket)
+  }
+
+  /// Loads, for every hit in `batch`, its slot's record (generation and policy node), then
   /// the nodes it is linked to and its frequency counters: the loads of one round
   /// do not depend on each other, so the processor fetches their lines in
   /// parallel, and applying the notes then finds them in its caches. The loaded
@@ -117,10 +128,7 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
     var sink: UInt64 = 0
     for index in batch.indices {
       guard case .hit(let ticket) = batch[index] else { continue }
-      let slot = ReadTicket.slot(ticket)
-      if slot < generations.count {
-        sink &+= UInt64(generations[slot]) &+ policy.warmNode(slot)
-      }
+      sink &+= policy.warmNode(ReadTicket.slot(ticket))
     }
     for index in batch.indices {
       guard case .hit(let ticket) = batch[index] else { continue }
@@ -144,7 +152,7 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
   /// The ticket of the entry in `slot`.
   @inlinable
   func ticket(of slot: Int) -> UInt64 {
-    ReadTicket.make(slot: slot, generation: generations[slot])
+    ReadTicket.make(slot: slot, generation: policy.nodes[slot].generation)
   }
 
   /// Stores `value` under `key` (whose hash is `hash`) with cost `cost` (at least 1,
@@ -158,36 +166,38 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
     now: Int64, deadline: Int64, slide: Int64, in shards: borrowing Shards
   ) {
     removeExpired(now: now, in: shards)
-    var isNew = false
+    reserveSlot(in: shards)
+    let records = records
+    let flags = slide > 0 ? EntryRecords<Key, Value>.slidesFlag : 0
+    // The policy's calls happen under the shard's lock too: they write the node's
+    // cost, which a same-cost replacement reads under the shard's lock alone.
+    var grows = true
     let slot = shards.withShard(hash: hash) { shard -> Int in
-      if let bucket = shard.find(key, hash: hash) {
-        shard.entries[bucket].value = value
-        shard.entries[bucket].cost = cost
-        shard.entries[bucket].future = nil
-        shard.entries[bucket].storedAt = now
-        shard.entries[bucket].deadline = deadline
-        let ticket = shard.entries[bucket].ticket
-        shard.entries[bucket].tag = EntryShard<Key, Value>.Entry.tag(ticket, slides: slide > 0)
-        return ReadTicket.slot(ticket)
+      if let bucket = shard.find(key, hash: hash, in: records) {
+        let slot = shard.slot(at: bucket)
+        let entry = records.entry(slot)
+        entry.pointee.value = value
+        records.dropFuture(slot)
+        entry.pointee.storedAt = now
+        entry.pointee.deadline = deadline
+        records.node(slot).pointee.flags = flags
+        grows = cost > policy.nodes[slot].cost
+        policy.update(slot, cost: cost)
+        return slot
       }
-      isNew = true
       let slot = claimSlot()
-      shard.insert(
-        .init(
-          key: key, value: value, cost: cost, ticket: ticket(of: slot), storedAt: now,
-          deadline: deadline, slides: slide > 0),
-        hash: hash)
+      records.initialize(slot, to: .init(key: key, value: value, deadline: deadline, storedAt: now))
+      records.node(slot).pointee.flags = flags
+      shard.insert(slot: slot, hash: hash)
+      policy.insert(slot, cost: cost, hash: UInt64(bitPattern: Int64(hash)))
       return slot
     }
-    let grows: Bool
-    if isNew {
-      policy.insert(slot, cost: cost, hash: UInt64(bitPattern: Int64(hash)))
-      grows = true
+    // The wheel keeps per-slot arrays: a value that never expires stays out of them.
+    if deadline == TimerWheel.none {
+      wheel.unschedule(slot)
     } else {
-      grows = cost > policy.nodes[slot].cost
-      policy.update(slot, cost: cost)
+      wheel.schedule(slot, at: deadline)
     }
-    wheel.schedule(slot, at: deadline)
     note(.set(key))
     // The total fitted before; only a new entry or a costlier value can overflow it.
     guard grows else { return }
@@ -204,25 +214,49 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
   /// does for a value that replaces another (nothing to evict: the total is unchanged).
   @inlinable
   mutating func update(ticket: UInt64) {
+    guard isCurrent(ticket) else { return }
     let slot = ReadTicket.slot(ticket)
-    guard slot < generations.count, generations[slot] == ReadTicket.generation(ticket) else {
-      return
-    }
     policy.update(slot, cost: policy.nodes[slot].cost)
   }
 
-  /// A free slot for a new entry (the policy's node for it keeps the key's hash).
+  /// A free slot for a new entry (the policy's node for it keeps the key's hash);
+  /// ``reserveSlot(in:)`` must have made sure the records need not move.
   @inlinable
   mutating func claimSlot() -> Int {
-    let slot: Int
-    if let free = freeSlots.popLast() {
-      slot = free
-    } else {
-      slot = generations.count
-      precondition(slot < 0x7FFF_FFFE, "a memory level holds fewer than 2³¹ − 2 entries")
-      generations.append(0)
+    if let free = freeSlots.popLast() { return free }
+    assert(!policy.nodes.isFull, "claimSlot without reserveSlot")
+    return policy.nodes.append()
+  }
+
+  /// Makes sure ``claimSlot()`` can claim a slot without moving the records: when
+  /// no slot is free and the records' buffer is full, doubles it while holding
+  /// every shard's lock (readers find records through the shards). Rare: once per
+  /// doubling of the number of entries.
+  @inlinable
+  mutating func reserveSlot(in shards: borrowing Shards) {
+    guard freeSlots.isEmpty, policy.nodes.isFull else { return }
+    if _isBitwiseTakable(EntryRecords<Key, Value>.Entry.self) {
+      shards.withEveryShard(visiting: { _ in }) { policy.nodes.grow() }
+      return
     }
-    return slot
+    // Entries that cannot be moved by copying their bytes: every indexed slot's
+    // entry is moved properly after the copy.
+    var indexed: [Int] = []
+    shards.withEveryShard(visiting: { shard in
+      for bucket in 0...shard.mask where shard.buckets[bucket] != 0 {
+        indexed.append(shard.slot(at: bucket))
+      }
+    }) {
+      policy.nodes.grow { old, new in
+        for slot in indexed {
+          let offset = slot * EntryRecords<Key, Value>.stride + EntryRecords<Key, Value>.entryOffset
+          (new + offset).assumingMemoryBound(to: EntryRecords<Key, Value>.Entry.self)
+            .moveInitialize(
+              from: (old + offset).assumingMemoryBound(to: EntryRecords<Key, Value>.Entry.self),
+              count: 1)
+        }
+      }
+    }
   }
 
   /// The hash of the key of the entry in `slot` (or of the last one it held),
@@ -237,10 +271,11 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
   @inlinable
   mutating func removeEntry(in slot: Int, from shards: borrowing Shards) -> Key? {
     let hash = hash(of: slot)
-    let ticket = ticket(of: slot)
+    let records = records
     let key = shards.withShard(hash: hash) { shard -> Key? in
-      guard let bucket = shard.find(ticket: ticket, hash: hash) else { return nil }
-      return shard.remove(at: bucket).key
+      guard let bucket = shard.find(slot: slot, hash: hash) else { return nil }
+      shard.remove(at: bucket)
+      return records.take(slot).key
     }
     release(slot)
     return key
@@ -250,7 +285,7 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
   @inlinable
   mutating func release(_ slot: Int) {
     wheel.unschedule(slot)
-    generations[slot] = (generations[slot] &+ 1) & 0x7FFF_FFFF
+    policy.nodes[slot].generation = (policy.nodes[slot].generation &+ 1) & 0x7FFF_FFFF
     freeSlots.append(slot)
   }
 
@@ -270,16 +305,17 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
   @inlinable
   mutating func expire(_ slot: Int, now: Int64, in shards: borrowing Shards) {
     let hash = hash(of: slot)
-    let ticket = ticket(of: slot)
+    let records = records
     var later = TimerWheel.none
     let key = shards.withShard(hash: hash) { shard -> Key? in
-      guard let bucket = shard.find(ticket: ticket, hash: hash) else { return nil }
-      let deadline = shard.entries[bucket].deadline
+      guard let bucket = shard.find(slot: slot, hash: hash) else { return nil }
+      let deadline = records.entry(slot).pointee.deadline
       guard deadline <= now else {
         later = deadline
         return nil
       }
-      return shard.remove(at: bucket).key
+      shard.remove(at: bucket)
+      return records.take(slot).key
     }
     if later != TimerWheel.none {
       wheel.schedule(slot, at: later)
@@ -294,10 +330,7 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
   /// replaced since), and the other entries due by then.
   @inlinable
   mutating func expire(ticket: UInt64, now: Int64, in shards: borrowing Shards) {
-    let slot = ReadTicket.slot(ticket)
-    if generations[slot] == ReadTicket.generation(ticket) {
-      expire(slot, now: now, in: shards)
-    }
+    if isCurrent(ticket) { expire(ReadTicket.slot(ticket), now: now, in: shards) }
     removeExpired(now: now, in: shards)
   }
 
@@ -307,22 +340,23 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
   func holdsLiveValue(
     for key: Key, hash: Int, now: Int64, in shards: borrowing Shards
   ) -> Bool {
-    shards.withShard(hash: hash) { shard -> Bool in
-      guard let bucket = shard.find(key, hash: hash) else { return false }
-      return now < shard.entries[bucket].deadline
+    shards.withShard(hash: hash) { [records] shard -> Bool in
+      guard let bucket = shard.find(key, hash: hash, in: records) else { return false }
+      return now < records.entry(shard.slot(at: bucket)).pointee.deadline
     }
   }
 
   /// Removes the entry stored under `key` (whose hash is `hash`), if any.
   @inlinable
   mutating func removeValue(for key: Key, hash: Int, in shards: borrowing Shards) {
-    let removed = shards.withShard(hash: hash) { shard -> UInt64? in
-      guard let bucket = shard.find(key, hash: hash) else { return nil }
-      return shard.remove(at: bucket).ticket
+    let slot = shards.withShard(hash: hash) { [records] shard -> Int? in
+      guard let bucket = shard.find(key, hash: hash, in: records) else { return nil }
+      let slot = shard.remove(at: bucket)
+      records.destroy(slot)
+      return slot
     }
-    guard let removed else { return }
+    guard let slot else { return }
     note(.removed(key))
-    let slot = ReadTicket.slot(removed)
     policy.remove(slot)
     release(slot)
   }
@@ -331,13 +365,13 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
   @inlinable
   mutating func removeAll(from shards: borrowing Shards) {
     for index in 0..<shards.count {
-      shards.withShard(at: index) { $0.removeAll() }
+      shards.withShard(at: index) { [records] in $0.removeAll(in: records) }
     }
     policy.removeAll()
     wheel.removeAll()
     freeSlots.removeAll(keepingCapacity: true)
-    for slot in generations.indices.reversed() {
-      generations[slot] = (generations[slot] &+ 1) & 0x7FFF_FFFF
+    for slot in (0..<policy.nodes.count).reversed() {
+      policy.nodes[slot].generation = (policy.nodes[slot].generation &+ 1) & 0x7FFF_FFFF
       freeSlots.append(slot)
     }
   }

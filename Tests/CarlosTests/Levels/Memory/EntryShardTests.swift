@@ -14,148 +14,201 @@ private struct Collider: Hashable, Sendable {
 @Suite("EntryShard")
 struct EntryShardTests {
   private typealias Shard = EntryShard<Collider, Int>
+  private typealias Records = EntryRecords<Collider, Int>
 
-  private static func entry(_ key: Collider, ticket: UInt64 = 1) -> Shard.Entry {
-    Shard.Entry(
-      key: key, value: key.id, cost: 1, ticket: ticket, storedAt: 0, deadline: TimerWheel.none,
-      slides: false)
+  /// Records and a shard, with helpers to store entries as the level does.
+  private final class Fixture {
+    var store: NodeStore
+    let records: Records
+    var shard = Shard()
+    var free: [Int] = []
+
+    init(capacity: Int = 1 << 20) {
+      records = Records(capacity: capacity)
+      store = records.store
+    }
+
+    deinit {
+      shard.removeAll(in: records)
+      records.deallocate()
+    }
+
+    /// Stores `key` (its value is its id) in a new slot; returns the slot.
+    @discardableResult
+    func insert(
+      _ key: Collider, deadline: Int64 = TimerWheel.none, slides: Bool = false, cost: Int = 1
+    ) -> Int {
+      let slot = free.popLast() ?? store.append()
+      records.initialize(slot, to: .init(key: key, value: key.id, deadline: deadline, storedAt: 0))
+      records.node(slot).pointee.flags = slides ? Records.slidesFlag : 0
+      records.node(slot).pointee.cost = cost
+      shard.insert(slot: slot, hash: key.hash)
+      return slot
+    }
+
+    /// Removes the entry in `bucket`; returns its key.
+    func remove(at bucket: Int) -> Collider {
+      let slot = shard.remove(at: bucket)
+      free.append(slot)
+      records.node(slot).pointee.generation &+= 1
+      return records.take(slot).key
+    }
+
+    func read(_ key: Collider, clock: ManualClock = ManualClock(), slide: Int64 = 0)
+      -> (Future<Int>?, Shard.ReadReport)
+    {
+      let latest = CacheLineBox(Atomic<Int64>(.min))
+      var report = Shard.ReadReport()
+      let future = shard.read(
+        key, hash: key.hash, in: records, clock: .manual(clock), latest: latest.pointer,
+        slide: slide, report: &report)
+      return (future, report)
+    }
   }
 
   @Test("every key inserted is found by its hash, also when all hashes collide")
   func findsColliding() {
-    var shard = Shard()
+    let fixture = Fixture()
     let keys = (0..<100).map { Collider(id: $0, hash: 0x4200) }  // one home bucket for all
+    var slots: [Int] = []
+    for key in keys { slots.append(fixture.insert(key)) }
+    #expect(fixture.shard.count == 100)
     for (index, key) in keys.enumerated() {
-      shard.insert(Self.entry(key, ticket: UInt64(index + 1)), hash: key.hash)
-    }
-    #expect(shard.count == 100)
-    for (index, key) in keys.enumerated() {
-      let bucket = shard.find(key, hash: key.hash)
+      let bucket = fixture.shard.find(key, hash: key.hash, in: fixture.records)
       #expect(bucket != nil)
-      if let bucket { #expect(shard.entries[bucket].value == key.id) }
-      #expect(shard.find(ticket: UInt64(index + 1), hash: key.hash) == bucket)
+      if let bucket {
+        #expect(fixture.shard.slot(at: bucket) == slots[index])
+        #expect(fixture.records.entry(slots[index]).pointee.value == key.id)
+      }
+      #expect(fixture.shard.find(slot: slots[index], hash: key.hash) == bucket)
     }
-    #expect(shard.find(Collider(id: 1_000, hash: 0x4200), hash: 0x4200) == nil)
+    #expect(
+      fixture.shard.find(Collider(id: 1_000, hash: 0x4200), hash: 0x4200, in: fixture.records)
+        == nil)
   }
 
   @Test(
-    "removing shifts later entries back, so none is lost (random workload against a dictionary)")
+    "removing shifts later buckets back, so none is lost (random workload against a dictionary)")
   func removeKeepsOthersReachable() {
     var random = SplitMix64(seed: 7)
-    var shard = Shard()
+    let fixture = Fixture()
     var model: [Collider: Int] = [:]
     for _ in 0..<20_000 {
-      // Few distinct hashes make long runs that wrap around the table's end.
+      // Few distinct tags make long runs that wrap around the table's end.
       let key = Collider(
         id: Int.random(in: 0..<300, using: &random),
-        hash: Int.random(in: 0..<8, using: &random) << 8 | 0xFF)
-      if let bucket = shard.find(key, hash: key.hash) {
+        hash: (Int.random(in: 0..<8, using: &random) | 0x7FFF_FFF8) << 32 | 0xFF)
+      if let bucket = fixture.shard.find(key, hash: key.hash, in: fixture.records) {
         #expect(model[key] != nil)
         if Bool.random(using: &random) {
-          #expect(shard.remove(at: bucket).key == key)
+          #expect(fixture.remove(at: bucket) == key)
           model[key] = nil
         }
       } else {
         #expect(model[key] == nil)
-        shard.insert(Self.entry(key), hash: key.hash)
+        fixture.insert(key)
         model[key] = key.id
       }
     }
-    #expect(shard.count == model.count)
-    for key in model.keys { #expect(shard.find(key, hash: key.hash) != nil) }
+    #expect(fixture.shard.count == model.count)
+    for key in model.keys {
+      #expect(fixture.shard.find(key, hash: key.hash, in: fixture.records) != nil)
+    }
   }
 
   @Test("a hash of 0 works like any other")
   func zeroHash() {
-    var shard = Shard()
+    let fixture = Fixture()
     let key = Collider(id: 1, hash: 0)
-    shard.insert(Self.entry(key), hash: 0)
-    #expect(shard.find(key, hash: 0) != nil)
-    shard.removeAll()
-    #expect(shard.find(key, hash: 0) == nil)
-    #expect(shard.count == 0)
+    fixture.insert(key)
+    #expect(fixture.shard.find(key, hash: 0, in: fixture.records) != nil)
+    fixture.shard.removeAll(in: fixture.records)
+    #expect(fixture.shard.find(key, hash: 0, in: fixture.records) == nil)
+    #expect(fixture.shard.count == 0)
   }
 
   @Test("a read shares one completed future per stored value and reports the entry's ticket")
   func readSharesFuture() {
-    var shard = Shard()
+    let fixture = Fixture()
     let key = Collider(id: 5, hash: 0x1234)
-    shard.insert(Self.entry(key, ticket: 42), hash: key.hash)
-    let latest = CacheLineBox(Atomic<Int64>(.min))
-    var report = Shard.ReadReport()
-    let first = shard.read(
-      key, hash: key.hash, clock: .manual(ManualClock()), latest: latest.pointer, slide: 0,
-      report: &report)
+    let slot = fixture.insert(key)
+    fixture.records.node(slot).pointee.generation = 3
+    let (first, report) = fixture.read(key)
     #expect(first?.result?.value == 5)
-    #expect(report.ticket == 42)
-    var again = Shard.ReadReport()
-    #expect(
-      shard.read(
-        key, hash: key.hash, clock: .manual(ManualClock()), latest: latest.pointer, slide: 0,
-        report: &again)
-        === first)
-    #expect(shard.hits == 2 && shard.misses == 0)
-    var missed = Shard.ReadReport()
-    #expect(
-      shard.read(
-        Collider(id: 6, hash: 0x1234), hash: 0x1234, clock: .manual(ManualClock()),
-        latest: latest.pointer, slide: 0,
-        report: &missed) == nil)
-    #expect(missed.ticket == 0 && shard.misses == 1)
+    #expect(report.ticket == ReadTicket.make(slot: slot, generation: 3))
+    #expect(fixture.read(key).0 === first)
+    #expect(fixture.shard.hits == 2 && fixture.shard.misses == 0)
+    let (missed, missReport) = fixture.read(Collider(id: 6, hash: 0x1234))
+    #expect(missed == nil)
+    #expect(missReport.ticket == 0 && fixture.shard.misses == 1)
   }
 
-  @Test(
-    "a read of an entry that slides moves its deadline by the level's slide; its ticket stays clean"
-  )
+  @Test("slots from the level's kept-future limit on get a new future per read")
+  func largeSlotsMakeFutures() {
+    let fixture = Fixture(capacity: 2)
+    #expect(fixture.records.keptFutures == 2)
+    let keys = (0..<3).map { Collider(id: $0, hash: $0 << 32) }
+    for key in keys { fixture.insert(key) }
+    #expect(fixture.read(keys[1]).0 === fixture.read(keys[1]).0)
+    let (first, _) = fixture.read(keys[2])
+    let (second, _) = fixture.read(keys[2])
+    #expect(first !== second)
+    #expect(first?.result?.value == 2 && second?.result?.value == 2)
+  }
+
+  @Test("a read of an entry that slides moves its deadline by the level's slide")
   func slidingRead() {
-    var shard = Shard()
+    let fixture = Fixture()
     let key = Collider(id: 9, hash: 0x99)
-    var sliding = Shard.Entry(
-      key: key, value: 9, cost: 1, ticket: 42, storedAt: 0, deadline: 1_000, slides: true)
-    #expect(sliding.ticket == 42 && sliding.slides)
-    sliding.deadline = 1_000
-    shard.insert(sliding, hash: key.hash)
     let clock = ManualClock()
-    let latest = CacheLineBox(Atomic<Int64>(.min))
-    var report = Shard.ReadReport()
     let now = ClockSource.manual(clock).nanoseconds()
-    let bucket = shard.find(key, hash: key.hash)!
-    shard.entries[bucket].deadline = now + 1_000
-    _ = shard.read(
-      key, hash: key.hash, clock: .manual(clock), latest: latest.pointer, slide: 5_000,
-      report: &report)
-    #expect(report.ticket == 42)
-    #expect(shard.entries[bucket].deadline == now + 5_000)
-    #expect(shard.find(ticket: 42, hash: key.hash) == bucket)
+    let slot = fixture.insert(key, deadline: now + 1_000, slides: true)
+    #expect(fixture.records.slides(slot))
+    let (_, report) = fixture.read(key, clock: clock, slide: 5_000)
+    #expect(report.ticket == fixture.records.ticket(slot))
+    #expect(fixture.records.entry(slot).pointee.deadline == now + 5_000)
   }
 
   @Test("a value is replaced in place only by one of the same cost, and only if it never expires")
   func replacesSameCost() {
-    var shard = Shard()
+    let fixture = Fixture()
     let (plain, expiring) = (Collider(id: 1, hash: 0x10), Collider(id: 2, hash: 0x20))
-    shard.insert(Self.entry(plain, ticket: 7), hash: plain.hash)
-    var timed = Self.entry(expiring, ticket: 8)
-    timed.deadline = 1_000
-    shard.insert(timed, hash: expiring.hash)
-    let latest = CacheLineBox(Atomic<Int64>(.min))
-    var report = Shard.ReadReport()
-    let before = shard.read(
-      plain, hash: plain.hash, clock: .manual(ManualClock()), latest: latest.pointer, slide: 0,
-      report: &report)
+    let plainSlot = fixture.insert(plain)
+    let expiringSlot = fixture.insert(expiring, deadline: 1_000)
+    let (before, _) = fixture.read(plain)
+    let records = fixture.records
 
-    #expect(shard.replace(plain, hash: plain.hash, with: 10, cost: 2, now: 5) == 0)
-    #expect(shard.replace(expiring, hash: expiring.hash, with: 10, cost: 1, now: 5) == 0)
-    #expect(shard.replace(Collider(id: 3, hash: 0x10), hash: 0x10, with: 10, cost: 1, now: 5) == 0)
-    #expect(shard.replace(plain, hash: plain.hash, with: 10, cost: 1, now: 5) == 7)
+    #expect(
+      fixture.shard.replace(plain, hash: plain.hash, with: 10, cost: 2, now: 5, in: records) == 0)
+    #expect(
+      fixture.shard.replace(expiring, hash: expiring.hash, with: 10, cost: 1, now: 5, in: records)
+        == 0)
+    #expect(
+      fixture.shard.replace(
+        Collider(id: 3, hash: 0x10), hash: 0x10, with: 10, cost: 1, now: 5, in: records) == 0)
+    #expect(
+      fixture.shard.replace(plain, hash: plain.hash, with: 10, cost: 1, now: 5, in: records)
+        == records.ticket(plainSlot))
 
-    let bucket = shard.find(plain, hash: plain.hash)!
-    #expect(shard.entries[bucket].value == 10)
-    #expect(shard.entries[bucket].storedAt == 5)
-    let after = shard.read(
-      plain, hash: plain.hash, clock: .manual(ManualClock()), latest: latest.pointer, slide: 0,
-      report: &report)
+    #expect(records.entry(plainSlot).pointee.value == 10)
+    #expect(records.entry(plainSlot).pointee.storedAt == 5)
+    let (after, _) = fixture.read(plain)
     #expect(after !== before)
     #expect(after?.result?.value == 10)
-    #expect(shard.entries[shard.find(expiring, hash: expiring.hash)!].value == 2)
+    #expect(records.entry(expiringSlot).pointee.value == 2)
+  }
+
+  @Test("records keep their entries and nodes as the store doubles")
+  func recordsSurviveGrowth() {
+    let fixture = Fixture()
+    for id in 0..<5_000 {
+      let slot = fixture.insert(Collider(id: id, hash: id &* 0x5851_F42D_4C95_7F2D))
+      fixture.records.node(slot).pointee.hash = UInt64(id)
+    }
+    #expect(fixture.store.count == 5_000 && fixture.store.capacity == 8_192)
+    for slot in 0..<5_000 {
+      #expect(fixture.records.entry(slot).pointee.value == slot)
+      #expect(fixture.records.node(slot).pointee.hash == UInt64(slot))
+    }
   }
 }
