@@ -115,8 +115,11 @@ where Upper.KeyType == Lower.KeyType, Upper.OutputType == Lower.OutputType {
     }
   }
 
-  /// Runs `insertBelow` as a write of `key`; when it stored, runs `setAbove` unless
-  /// another write of `key` went through the composition since.
+  /// Issues `insertBelow` in order with the composition's writes of `key`; when it
+  /// stored, runs `setAbove` unless a write of `key` (a set, remove or clear) went
+  /// through the composition since. An insert is not itself such a write: of many
+  /// racing inserts only one stores, and the others, which change nothing, must not
+  /// keep the one that stored from reaching the upper level.
   @inlinable
   func insert(
     _ key: KeyType,
@@ -124,7 +127,7 @@ where Upper.KeyType == Lower.KeyType, Upper.OutputType == Lower.OutputType {
     below insertBelow: () -> Future<Bool>,
     alsoSet setAbove: @escaping @Sendable () -> Future<Void>
   ) -> Future<Bool> {
-    let (version, inserted) = versions.versionedWrite(key, insertBelow)
+    let (version, inserted) = versions.issuedInOrder(key, insertBelow)
     let versions = versions
     let upper = upper
     return inserted.map { stored in
@@ -159,16 +162,14 @@ extension InsertingComposition: LoadIdentified {
 }
 
 extension WriteVersions {
-  /// Like ``write(_:_:)``, also answering the stripe's version right after the bump,
-  /// for a later ``ifUnchanged(_:since:_:)``.
+  /// Runs `body` under `key`'s stripe lock, so it reaches the levels in order with the
+  /// writes of `key`, without counting as a write; answers the stripe's version with
+  /// `body`'s result, for a later ``ifUnchanged(_:since:_:)``.
   @inlinable
-  func versionedWrite<Key, Result: Sendable>(_ key: Key, _ write: () -> Result) -> (
+  func issuedInOrder<Key, Result: Sendable>(_ key: Key, _ body: () -> Result) -> (
     UInt64, Result
   ) {
-    stripe(of: key).version.withLock { version in
-      version &+= 1
-      return (version, write())
-    }
+    stripe(of: key).version.withLock { version in (version, body()) }
   }
 }
 

@@ -118,6 +118,21 @@ struct ComposeInsertingTests {
     #expect(try await upper.get("race") == winners.first)
   }
 
+  @Test(
+    "an insert that loses while the winner is in flight does not keep the winner from the upper level"
+  )
+  func losingInsertIsNotAWrite() async throws {
+    let upper = memory()
+    let lower = HeldInsertLevel()
+    let cache = upper >>> lower
+    let winner: Future<Bool> = cache.insertIfAbsent(1, forKey: "k")
+    let loser: Future<Bool> = cache.insertIfAbsent(2, forKey: "k")
+    lower.release()
+    #expect(try await winner.value == true)
+    #expect(try await loser.value == false)
+    #expect(try await upper.get("k") == 1, "the stored value reached the upper level")
+  }
+
   @Test("a set made while an insert is in flight is not overwritten in the upper level")
   func insertDoesNotOverwriteNewerSet() async throws {
     let upper = memory()
