@@ -24,4 +24,5 @@ let benchmarks: @Sendable () -> Void = {
   diskLevelBenchmarks()
   poolBenchmarks()
   asyncBenchmarks()
+  tracingBenchmarks()
 }

@@ -30,6 +30,8 @@ public final class TracedCache<Inner: CacheLevel>: CacheLevel {
   public let name: String
   /// The tracer that records spans; nil when tracing is off.
   @usableFromInline let tracer: (any Tracer)?
+  /// Whether `tracer` is set: one byte to test on the hot path.
+  @usableFromInline let recording: Bool
 
   /// Wraps `inner`, naming it `name` (its own `levelName` by default), with spans
   /// recorded by `tracer` (the bootstrapped tracer by default).
@@ -38,19 +40,20 @@ public final class TracedCache<Inner: CacheLevel>: CacheLevel {
     self.name = name ?? inner.levelName
     let chosen = tracer ?? InstrumentationSystem.tracer
     self.tracer = chosen is NoOpTracer ? nil : chosen
-    if self.tracer != nil { CacheCallContext.isActive = true }
+    recording = self.tracer != nil
+    if recording { CacheCallContext.isActive = true }
   }
 
   /// The name in the spans (see ``CacheLevel/levelName``).
   public var levelName: String { name }
 
   /// Whether gets record spans.
-  public var isRecording: Bool { tracer != nil }
+  public var isRecording: Bool { recording }
 
   /// Gets the value from the wrapped level, in a span when tracing is on.
   @inlinable
   public func get(_ key: KeyType) -> Future<OutputType> {
-    guard let tracer else { return inner.get(key) }
+    guard recording, let tracer else { return inner.get(key) }
     return traced(key, by: tracer).map { $0.value }
   }
 
