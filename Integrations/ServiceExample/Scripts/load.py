@@ -75,15 +75,15 @@ def post(port, path):
 def svg(rows):
     """Horizontal bars: p50 and p99 latency per setup, on a log scale."""
     import math
-    width, left, bar, gap = 760, 250, 14, 18
+    width, left, bar, gap = 900, 290, 14, 18
     height = 40 + len(rows) * (2 * bar + gap) + 40
     top = max(r["p99"] for _, r in rows)
     low = 0.05
-    scale = lambda ms: left + (width - left - 30) * (math.log10(max(ms, low) / low)
+    scale = lambda ms: left + (width - left - 110) * (math.log10(max(ms, low) / low)
                                                      / math.log10(top * 1.5 / low))
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              'font-family="sans-serif" font-size="12">',
-             f'<text x="{left}" y="20" font-weight="bold">GET /users/&lt;id&gt; latency under '
+             f'<text x="10" y="20" font-weight="bold">GET /users/&lt;id&gt; latency under '
              f'wrk (2 threads, 64 connections), ms, log scale</text>']
     y = 40
     for name, row in rows:
