@@ -12,6 +12,9 @@
 // With `FOOTPRINT_TRIM=1`, a level's figure is taken after `malloc_trim(0)`, and a
 // line before it says how many bytes per entry the allocator had kept.
 //
+// `probe-threads-adaptive` / `probe-threads-lru` [entries] time random gets of
+// shared keys on one thread and on two (see `probeThreads`).
+//
 // `probe-set-adaptive` / `probe-set-lru` [entries] time sets of new keys into a
 // level at 90 % of `entries` keys that holds them all (see `probeSets`).
 //
@@ -127,6 +130,70 @@ func probeSets(_ kind: String) {
     best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 300_000)
   }
   print("probe-set", kind, entries, String(format: "%.1f ns per set", best))
+}
+
+/// `probe-threads-<policy>` [entries]: the scaling of random gets of shared `String`
+/// keys (`keys`) from one thread to two, as the `memory.scale.concurrent` rows measure
+/// it, in a few seconds: the best of 5 passes of 1,000,000 gets per thread each way;
+/// prints ns per get on one thread, on two, and two threads' throughput over one's.
+func probeThreads(_ kind: String) {
+  let level = MemoryCacheLevel<String, Int>(
+    capacity: entries, policy: kind == "lru" ? .lru : .adaptiveTinyLFU)
+  for (value, key) in keys.enumerated() { level.set(value, forKey: key) }
+  var random = SystemRandomNumberGenerator()
+  let sequence = (0..<(1 << 20)).map { _ in keys[Int.random(in: 0..<entries, using: &random)] }
+  let gets = 1_000_000
+  func pass(_ threads: Int) -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    DispatchQueue.concurrentPerform(iterations: threads) { thread in
+      let offset = thread * (sequence.count / 2)
+      var found = 0
+      for i in 0..<gets where level.get(sequence[(offset + i) & (sequence.count - 1)]).result != nil
+      {
+        found &+= 1
+      }
+      precondition(found == gets)
+    }
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(gets)
+  }
+  let one = (0..<5).map { _ in pass(1) }.min()!
+  let two = (0..<5).map { _ in pass(2) }.min()!
+  print(
+    "probe-threads", kind, entries,
+    String(
+      format: "1 thread %.1f ns per get, 2 threads %.1f, scaling %.2fx", one, two, 2 * one / two))
+}
+
+if subject.hasPrefix("probe-threads-") {
+  probeThreads(String(subject.dropFirst(14)))
+  exit(0)
+}
+
+/// Sets `keys` (200,000 in all, round-robin) into `level` (the only code the
+/// expiry probe's simulator counts).
+@inline(never)
+func probeExpirySets(_ level: MemoryCacheLevel<String, Data>, _ keys: [String], _ values: [Data]) {
+  for i in 0..<200_000 { _ = level.set(values[i & 1023], forKey: keys[i & 1023]).result }
+}
+
+/// `probe-expiry-set` / `probe-plain-set`: the `memory.expiry.set` rows' work (1,024
+/// `String` keys, `Data` values, replaced over and over, with expire-after-write
+/// or without), for a cache simulator:
+///
+///   valgrind --tool=callgrind --toggle-collect='*probeExpirySets*' \
+///     Benchmarks/.build/release/Footprint probe-expiry-set
+if subject == "probe-expiry-set" || subject == "probe-plain-set" {
+  let level = MemoryCacheLevel<String, Data>(
+    capacity: 64 << 20,
+    expiration: subject == "probe-expiry-set" ? .afterWrite(.seconds(3_600)) : .never)
+  let names = (0..<1024).map { "key-\($0)" }
+  let values = (0..<1024).map { index in
+    Data((0..<4_096).map { UInt8(truncatingIfNeeded: $0 &+ index) })
+  }
+  for i in 0..<1024 { level.set(values[i], forKey: names[i]) }
+  probeExpirySets(level, names, values)
+  print(subject, level.count)
+  exit(0)
 }
 
 if subject.hasPrefix("probe-set-") {

@@ -24,6 +24,7 @@ GROUP = re.compile(r"^memory\.scale\.get\.(\d+)([kM])\.(uniform|zipf)\.(Int|Stri
 SUBJECTS = [  # subject, label, colour, dash pattern
     ("baseline Dictionary+Mutex", "Dictionary+Mutex", "#555555", "4 3"),
     ("baseline sharded Dictionary+Mutex", "sharded Dictionary+Mutex", "#999999", "2 2"),
+    ("baseline LRU Dictionary+Mutex", "LRU Dictionary+Mutex", "#1f77b4", "6 2"),
     ("Carlos MemoryCacheLevel adaptive", "MemoryCacheLevel adaptive", "#2ca02c", ""),
     ("Carlos MemoryCacheLevel lru", "MemoryCacheLevel .lru", "#d62728", ""),
 ]
@@ -66,7 +67,8 @@ def y_of(ns, top):
 
 def draw(panels):
     width = MARGIN_L + 2 * (PANEL_W + MARGIN_L) + GAP
-    height = MARGIN_T + 2 * (PANEL_H + MARGIN_T + MARGIN_B) + 50
+    legend_rows = (len(SUBJECTS) + 1) // 2
+    height = MARGIN_T + 2 * (PANEL_H + MARGIN_T + MARGIN_B) + 18 + 16 * legend_rows
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         'font-family="sans-serif" font-size="11">',
@@ -110,7 +112,7 @@ def draw(panels):
                 out.append(f'<circle cx="{x_of(s, left):.1f}" cy="{y_of(ns, top):.1f}" r="2.5" fill="{colour}"/>')
     for index, (_, label, colour, dash) in enumerate(SUBJECTS):
         x = MARGIN_L + (index % 2) * (PANEL_W + MARGIN_L + GAP)
-        legend_y = height - 34 + (index // 2) * 16
+        legend_y = height - 2 - 16 * legend_rows + (index // 2) * 16
         dashing = f' stroke-dasharray="{dash}"' if dash else ""
         out.append(f'<line x1="{x}" x2="{x + 24}" y1="{legend_y}" y2="{legend_y}" stroke="{colour}" stroke-width="2"{dashing}/>')
         out.append(f'<text x="{x + 30}" y="{legend_y + 4}">{escape(label)}</text>')

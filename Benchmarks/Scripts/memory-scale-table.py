@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Prints the Markdown tables of the `memory.scale` group (Benchmarks/README.md,
 "The memory level at real sizes"): get hits and sets, ns per operation (p50)
-with each level's ratio to Dictionary+Mutex of the same run, and the two-thread
+with each subject's ratio to Dictionary+Mutex of the same run (and, for the
+levels, to the textbook LRU dictionary, the nearest baseline), and the two-thread
 scaling of every subject.
 
     chrt -f 50 swift package --package-path Benchmarks benchmark --no-progress \\
@@ -21,6 +22,7 @@ from summarize import parse  # noqa: E402
 
 DICTIONARY = "baseline Dictionary+Mutex"
 SHARDED = "baseline sharded Dictionary+Mutex"
+LRU_DICTIONARY = "baseline LRU Dictionary+Mutex"
 ADAPTIVE = "Carlos MemoryCacheLevel adaptive"
 LRU = "Carlos MemoryCacheLevel lru"
 SIZES = {"1k": "1,000", "100k": "100,000", "1M": "1,000,000"}
@@ -49,40 +51,52 @@ def best(runs, group, subject):
 
 
 def cell(runs, group, subject):
+    """The subject's best p50 with its ratio to Dictionary+Mutex of the same run and,
+    for a level, the ratio to the LRU dictionary of that run after a slash."""
     value, run = best(runs, group, subject)
     if value is None:
         return "—"
     baseline = run[group].get(DICTIONARY)
-    ratio = f" ({value / baseline:.2f}×)" if baseline and subject not in (DICTIONARY,) else ""
-    return f"{value:.0f}{ratio}"
+    ratios = []
+    if baseline and subject != DICTIONARY:
+        ratios.append(f"{value / baseline:.2f}×")
+    nearest = run[group].get(LRU_DICTIONARY)
+    if nearest and subject in (ADAPTIVE, LRU):
+        ratios.append(f"{value / nearest:.2f}×")
+    return f"{value:.0f}" + (f" ({' / '.join(ratios)})" if ratios else "")
 
 
 def main():
     runs = best_runs(sys.argv[1:])
-    print("Get hits, one thread, ns per get (ratio to Dictionary+Mutex of the same run):")
+    print(
+        "Get hits, one thread, ns per get (ratio to Dictionary+Mutex of the same run;"
+        " for the levels, then to the LRU dictionary of the same run):"
+    )
     print()
-    print("| stored keys | access | key | Dictionary+Mutex | sharded | adaptive | .lru |")
-    print("|---|---|---|--:|--:|--:|--:|")
+    print("| stored keys | access | key | Dictionary+Mutex | sharded | LRU dictionary | adaptive | .lru |")
+    print("|---|---|---|--:|--:|--:|--:|--:|")
     for size, label in SIZES.items():
         for access in ("uniform", "zipf"):
             for key in ("Int", "String"):
                 group = f"memory.scale.get.{size}.{access}.{key}"
                 print(
                     f"| {label} | {'Zipf 0.99' if access == 'zipf' else access} | {key} | "
-                    + " | ".join(cell(runs, group, s) for s in (DICTIONARY, SHARDED, ADAPTIVE, LRU))
+                    + " | ".join(cell(runs, group, s) for s in (DICTIONARY, SHARDED, LRU_DICTIONARY, ADAPTIVE, LRU))
                     + " |"
                 )
     print()
     print("Sets of new keys at capacity (90 % of the keys), ns per set:")
     print()
-    print("| stored keys | key | Dictionary+Mutex (FIFO bound) | sharded | adaptive | .lru |")
-    print("|---|---|--:|--:|--:|--:|")
+    print(
+        "| stored keys | key | Dictionary+Mutex (FIFO bound) | sharded | LRU dictionary | adaptive | .lru |"
+    )
+    print("|---|---|--:|--:|--:|--:|--:|")
     for size, label in SIZES.items():
         for key in ("Int", "String"):
             group = f"memory.scale.set.{size}.{key}"
             print(
                 f"| {label} | {key} | "
-                + " | ".join(cell(runs, group, s) for s in (DICTIONARY, SHARDED, ADAPTIVE, LRU))
+                + " | ".join(cell(runs, group, s) for s in (DICTIONARY, SHARDED, LRU_DICTIONARY, ADAPTIVE, LRU))
                 + " |"
             )
     print()
@@ -92,7 +106,7 @@ def main():
     print("|---|---|--:|--:|--:|")
     for size in ("1k", "100k"):
         group = f"memory.scale.concurrent.{size}"
-        for subject in (DICTIONARY, SHARDED, ADAPTIVE, LRU):
+        for subject in (DICTIONARY, SHARDED, LRU_DICTIONARY, ADAPTIVE, LRU):
             suffix = "random get hits of shared keys"
             one, _ = best(runs, group, f"{subject}, 1 thread, {suffix}")
             two, _ = best(runs, group, f"{subject}, 2 threads, {suffix}")

@@ -41,10 +41,12 @@ public final class Future<Value: Sendable>: Sendable {
   @usableFromInline
   let phase: Atomic<UInt8>
 
-  /// The outcome; guarded by `phase` (written only while `busy`, read once `completed`).
+  /// The outcome; guarded by `phase` (written only while `busy`, read once
+  /// `completed`; `.cancelled` stands in while the future is pending). Not optional:
+  /// a dying future then destroys it with one type lookup instead of two.
   @usableFromInline
   @exclusivity(unchecked)
-  nonisolated(unsafe) var storedResult: FutureResult<Value>?
+  nonisolated(unsafe) var storedResult: FutureResult<Value>
 
   /// The callbacks waiting for the outcome; guarded by `phase` (touched only while `busy`).
   @usableFromInline
@@ -55,7 +57,7 @@ public final class Future<Value: Sendable>: Sendable {
   @inlinable
   init(pending: Void) {
     phase = Atomic(Self.pending)
-    storedResult = nil
+    storedResult = .cancelled
     handlers = .none
   }
 
@@ -103,6 +105,16 @@ public final class Future<Value: Sendable>: Sendable {
   public var result: FutureResult<Value>? {
     if phase.load(ordering: .acquiring) == Self.completed { return storedResult }
     return nil
+  }
+
+  /// Gives a completed future that nobody else references a new outcome, so that
+  /// its owner can hand the same object out again instead of making a new one.
+  /// The caller must hold the only strong reference (checked with
+  /// `isKnownUniquelyReferenced`, which orders this write after the other
+  /// holders' reads, as for a copy-on-write buffer).
+  @inlinable
+  package func reuse(_ result: FutureResult<Value>) {
+    storedResult = result
   }
 
   /// Whether the future has completed (succeeded, failed or been cancelled).
@@ -178,12 +190,12 @@ public final class Future<Value: Sendable>: Sendable {
   func add(_ handler: Handler) {
     if phase.load(ordering: .acquiring) == Self.completed {
       // Completed: `storedResult` is set for good; readers need not write `phase`.
-      if let result = storedResult, let next = handler.run(result) { drain(next) }
+      if let next = handler.run(storedResult) { drain(next) }
       return
     }
     guard acquire() else {
       // Completed: `storedResult` is set for good.
-      if let result = storedResult, let next = handler.run(result) { drain(next) }
+      if let next = handler.run(storedResult) { drain(next) }
       return
     }
     handlers.append(handler)
@@ -196,8 +208,7 @@ public final class Future<Value: Sendable>: Sendable {
   func chain(_ link: @escaping Link) -> (any FutureDelivery)? {
     guard acquire() else {
       // Completed: `storedResult` is set for good.
-      guard let result = storedResult else { return nil }
-      return link(result)
+      return link(storedResult)
     }
     handlers.append(.link(link))
     phase.store(Self.pending, ordering: .releasing)
@@ -239,7 +250,7 @@ public final class Future<Value: Sendable>: Sendable {
   public func onSuccess(_ callback: @escaping @Sendable (Value) -> Void) -> Future<Value> {
     if phase.load(ordering: .acquiring) == Self.completed {
       // Completed: `storedResult` is set for good.
-      if case .success(let value)? = storedResult { callback(value) }
+      if case .success(let value) = storedResult { callback(value) }
       return self
     }
     add(.success(callback))

@@ -69,7 +69,7 @@ struct ScaleGetRegistrar<Key: ScaleKey>: ScaleSubjectVisitor {
   func register() { visitAll(Key.self) }
 
   func visit<Cache: ScaleCache>(
-    _ name: String, isLevel: Bool, make: @escaping @Sendable (Int) -> Cache
+    _ name: String, boundsItself: Bool, make: @escaping @Sendable (Int) -> Cache
   ) {
     for size in ScaleFixtures.sizes {
       for access in ScaleAccess.allCases {
@@ -101,7 +101,7 @@ struct ScaleSetRegistrar<Key: ScaleKey>: ScaleSubjectVisitor {
   func register() { visitAll(Key.self) }
 
   func visit<Cache: ScaleCache>(
-    _ name: String, isLevel: Bool, make: @escaping @Sendable (Int) -> Cache
+    _ name: String, boundsItself: Bool, make: @escaping @Sendable (Int) -> Cache
   ) {
     var configuration = scaleConfiguration
     configuration.maxIterations = Self.freshKeys / 1_000 - configuration.warmupIterations
@@ -114,15 +114,17 @@ struct ScaleSetRegistrar<Key: ScaleKey>: ScaleSubjectVisitor {
         precondition(start + count <= state.fresh.count, "out of fresh keys")
         for i in start..<(start + count) {
           state.cache.write(i, state.fresh[i])
-          if !isLevel { state.cache.drop(state.oldest(i)) }
+          if !boundsItself { state.cache.drop(state.oldest(i)) }
         }
       } setup: {
         let capacity = size * 9 / 10
         let keys = ScaleFixtures.keys(size + Self.freshKeys, as: Cache.Key.self)
         let cache = make(capacity)
-        // A level gets every key (and evicts a tenth); a dictionary gets the newest
-        // `capacity` ones and drops the oldest with each new key.
-        for number in (isLevel ? 0 : size - capacity)..<size { cache.write(number, keys[number]) }
+        // A level (or the LRU dictionary) gets every key and evicts a tenth; a plain
+        // dictionary gets the newest `capacity` ones and drops the oldest with each new key.
+        for number in (boundsItself ? 0 : size - capacity)..<size {
+          cache.write(number, keys[number])
+        }
         return ScaleSetState(
           cache: cache, fresh: Array(keys[size...]), stored: Array(keys[(size - capacity)..<size]))
       }
@@ -138,7 +140,7 @@ struct ScaleConcurrentRegistrar<Key: ScaleKey>: ScaleSubjectVisitor {
   func register() { visitAll(Key.self) }
 
   func visit<Cache: ScaleCache>(
-    _ name: String, isLevel: Bool, make: @escaping @Sendable (Int) -> Cache
+    _ name: String, boundsItself: Bool, make: @escaping @Sendable (Int) -> Cache
   ) {
     let configuration = Benchmark.Configuration(
       metrics: [.wallClock],

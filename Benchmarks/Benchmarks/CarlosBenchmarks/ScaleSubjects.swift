@@ -64,26 +64,104 @@ final class ScaleShardedDictionary<Key: ScaleKey>: ScaleCache, @unchecked Sendab
   }
 }
 
+/// The nearest baseline to the `.lru` level: the textbook exact LRU cache, a
+/// dictionary from key to node number and a doubly linked list of nodes in
+/// arrays, behind one mutex. A hit moves its node to the front; a set of a new key
+/// at the capacity reuses the back node (the least recently used key, dropped).
+final class ScaleLRUDictionary<Key: ScaleKey>: ScaleCache {
+  struct List {
+    let capacity: Int
+    var index: [Key: Int32] = [:]
+    var keys: [Key] = []
+    var values: [Int] = []
+    var previous: [Int32] = []
+    var next: [Int32] = []
+    /// The most and the least recently used nodes (-1: none).
+    var front: Int32 = -1
+    var back: Int32 = -1
+
+    mutating func unlink(_ node: Int32) {
+      let (before, after) = (previous[Int(node)], next[Int(node)])
+      if before >= 0 { next[Int(before)] = after } else { front = after }
+      if after >= 0 { previous[Int(after)] = before } else { back = before }
+    }
+
+    mutating func pushFront(_ node: Int32) {
+      previous[Int(node)] = -1
+      next[Int(node)] = front
+      if front >= 0 { previous[Int(front)] = node } else { back = node }
+      front = node
+    }
+
+    mutating func get(_ key: Key) -> Int? {
+      guard let node = index[key] else { return nil }
+      if node != front {
+        unlink(node)
+        pushFront(node)
+      }
+      return values[Int(node)]
+    }
+
+    mutating func set(_ value: Int, _ key: Key) {
+      if let node = index[key] {
+        values[Int(node)] = value
+        unlink(node)
+        pushFront(node)
+        return
+      }
+      let node: Int32
+      if keys.count < capacity {
+        node = Int32(keys.count)
+        keys.append(key)
+        values.append(value)
+        previous.append(-1)
+        next.append(-1)
+      } else {
+        node = back
+        unlink(node)
+        index.removeValue(forKey: keys[Int(node)])
+        keys[Int(node)] = key
+        values[Int(node)] = value
+      }
+      index[key] = node
+      pushFront(node)
+    }
+  }
+
+  private let list: Mutex<List>
+
+  init(capacity: Int) {
+    list = Mutex(List(capacity: Swift.max(1, capacity)))
+  }
+
+  func read(_ key: Key) { blackHole(list.withLock { $0.get(key) }) }
+  func write(_ value: Int, _ key: Key) { list.withLock { $0.set(value, key) } }
+  func drop(_ key: Key) {}
+}
+
 /// Calls `body` once per subject of the scale benchmarks (baselines first), with
-/// its name, whether it bounds itself (the levels; the benchmarks bound the
-/// dictionaries) and how to make an empty one for a capacity. A visitor rather than
+/// its name, whether it bounds itself (the levels and the LRU dictionary; the
+/// benchmarks bound the plain dictionaries) and how to make an empty one for a capacity. A visitor rather than
 /// an array, so that each subject's loops are specialised for its concrete type.
 protocol ScaleSubjectVisitor {
   func visit<Cache: ScaleCache>(
-    _ name: String, isLevel: Bool, make: @escaping @Sendable (Int) -> Cache)
+    _ name: String, boundsItself: Bool, make: @escaping @Sendable (Int) -> Cache)
 }
 
 extension ScaleSubjectVisitor {
-  /// Visits the four subjects with keys of type `Key`.
+  /// Visits the five subjects with keys of type `Key`.
   func visitAll<Key: ScaleKey>(_: Key.Type) {
-    visit("baseline Dictionary+Mutex", isLevel: false) { _ in ScaleMutexDictionary<Key>() }
-    visit("baseline sharded Dictionary+Mutex", isLevel: false) { _ in
+    visit("baseline Dictionary+Mutex", boundsItself: false) { _ in ScaleMutexDictionary<Key>() }
+    visit("baseline sharded Dictionary+Mutex", boundsItself: false) { _ in
       ScaleShardedDictionary<Key>()
     }
-    visit("Carlos MemoryCacheLevel adaptive", isLevel: true) {
+    visit("baseline LRU Dictionary+Mutex", boundsItself: true) {
+      ScaleLRUDictionary<Key>(capacity: $0)
+    }
+    visit("Carlos MemoryCacheLevel adaptive", boundsItself: true) {
       ScaleLevel<Key>(capacity: $0, policy: .adaptiveTinyLFU)
     }
-    visit("Carlos MemoryCacheLevel lru", isLevel: true) {
+    visit("Carlos MemoryCacheLevel lru", boundsItself: true) {
       ScaleLevel<Key>(capacity: $0, policy: .lru)
     }
   }

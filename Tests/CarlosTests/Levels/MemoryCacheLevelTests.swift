@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Carlos
@@ -276,6 +277,92 @@ struct MemoryCacheLevelConcurrencyTests {
       disagreements.withLock { $0 = count }
     }
     #expect(disagreements.withLock { $0 } == 0)
+  }
+
+  @Test(
+    "in a large level, a future handed out keeps its value while held, also on other threads (spare futures)"
+  )
+  func heldFuturesKeepTheirValues() async {
+    let keys = 20_000  // beyond the 16,384 slots that keep a future each
+    let level = MemoryCacheLevel<Int, Int>(capacity: keys, policy: .lru)
+    let fill = { for key in 0..<keys { level.set(key * 3, forKey: key) } }
+    fill()
+    let handOff = Lock<[(key: Int, future: Future<Int>)]>([])
+    let wrong = Lock(0)
+    await onThreads(4) { thread in
+      var random = SplitMix64(seed: UInt64(thread) + 7)
+      var held: [(key: Int, future: Future<Int>)] = []
+      var mine = 0
+      for step in 0..<20_000 {
+        let key = Int.random(in: 16_384..<keys, using: &random)
+        let future = level.get(key)
+        if future.result?.value != key * 3 { mine += 1 }
+        if step % 3 == 0 { held.append((key, future)) }
+        if held.count == 8 {
+          // Threads 0 and 1 hand their futures to 2 and 3, which check and drop them.
+          if thread < 2 {
+            handOff.withLock { $0.append(contentsOf: held) }
+          } else {
+            let received = handOff.withLock { list in
+              defer { list = [] }
+              return list
+            }
+            for (key, future) in received + held where future.result?.value != key * 3 {
+              mine += 1
+            }
+          }
+          held = []
+        }
+      }
+      wrong.withLock { $0 += mine }
+    }
+    for (key, future) in handOff.withLock({ $0 }) where future.result?.value != key * 3 {
+      wrong.withLock { $0 += 1 }
+    }
+    #expect(wrong.withLock { $0 } == 0)
+  }
+
+  @Test(
+    "a spare future dropped on another thread, with nothing else ordering the two threads, is reused safely"
+  )
+  func spareDroppedElsewhere() async {
+    let keys = 16_400
+    let level = MemoryCacheLevel<Int, Int>(capacity: keys, policy: .lru)
+    let fill = { for key in 0..<keys { level.set(key * 3, forKey: key) } }
+    fill()
+    let passed = Lock<Future<Int>?>(nil)
+    let dropped = Atomic<Int>(0)
+    let wrong = Atomic<Int>(0)
+    let reused = Atomic<Int>(0)
+    await onThreads(2) { thread in
+      for round in 1...200 {
+        if thread == 0 {
+          let key = 16_384 + round % 8
+          let handed = passed.withLock { passed in
+            passed = level.get(key)
+            return passed.map(ObjectIdentifier.init)
+          }
+          while dropped.load(ordering: .relaxed) != round { sched_yield() }
+          // The other thread read and dropped it: this get reuses it.
+          let next = level.get(key &+ 1)
+          if ObjectIdentifier(next) == handed { reused.add(1, ordering: .relaxed) }
+          if next.result?.value != (key &+ 1) * 3 { wrong.add(1, ordering: .relaxed) }
+        } else {
+          var future: Future<Int>? = nil
+          while future == nil {
+            future = passed.withLock { list in
+              defer { list = nil }
+              return list
+            }
+          }
+          if future?.result?.value != (16_384 + round % 8) * 3 { wrong.add(1, ordering: .relaxed) }
+          future = nil
+          dropped.store(round, ordering: .relaxed)
+        }
+      }
+    }
+    #expect(wrong.load(ordering: .relaxed) == 0)
+    #expect(reused.load(ordering: .relaxed) == 200)
   }
 
   @Test(

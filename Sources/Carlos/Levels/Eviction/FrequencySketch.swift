@@ -9,7 +9,10 @@
 /// The table grows with the number of entries the cache holds (16 counters per
 /// entry, rounded up to a power of two); growing it starts the counts afresh.
 @usableFromInline
-struct FrequencySketch: Sendable {
+struct FrequencySketch: @unchecked Sendable {
+  // @unchecked: the counters are reached through a pointer; a sketch lives in one
+  // eviction policy, used under that policy's lock (copies share their counters).
+
   /// The largest table, in 64-bit words (128 MiB of counters).
   @usableFromInline static let maximumWords = 1 << 24
   /// Masks the low bit of every 4-bit counter.
@@ -17,15 +20,33 @@ struct FrequencySketch: Sendable {
   /// Masks the three low bits of every 4-bit counter (after a right shift by one).
   @usableFromInline static let resetMask: UInt64 = 0x7777_7777_7777_7777
 
-  /// 16 counters per word, in blocks of 8 words; row `i` of the sketch uses words
-  /// `2i` and `2i + 1` of a block. The blocks start `offset` words into the table,
-  /// which has 8 words more than the blocks need, so that each block can sit on
-  /// one 64-byte cache line wherever the array's storage starts.
-  @usableFromInline var table: ContiguousArray<UInt64>
+  /// The counter words, on 64-byte lines of their own; freed with the last copy
+  /// of the sketch.
+  @usableFromInline
+  final class Table {
+    @usableFromInline let words: UnsafeMutablePointer<UInt64>
+
+    /// `count` zeroed words.
+    @usableFromInline
+    init(count: Int) {
+      words = UnsafeMutableRawPointer.allocate(byteCount: count * 8, alignment: 64)
+        .bindMemory(to: UInt64.self, capacity: count)
+      words.initialize(repeating: 0, count: count)
+    }
+
+    deinit {
+      words.deallocate()
+    }
+  }
+
+  /// Owns `counters`.
+  @usableFromInline var table: Table
+  /// 16 counters per word, in blocks of 8 words (one cache line each); row `i` of
+  /// the sketch uses words `2i` and `2i + 1` of a block. Written without a
+  /// uniqueness check: a sketch is never copied to be changed apart.
+  @usableFromInline var counters: UnsafeMutablePointer<UInt64>
   /// The number of counter words less one (the number is a power of two).
   @usableFromInline var wordMask: Int
-  /// Where the first block starts in `table` (0 ..< 8 words).
-  @usableFromInline var offset = 0
   /// Recorded uses since the last halving (adjusted after each halving).
   @usableFromInline var additions: Int
   /// After this many recorded uses, every counter is halved. Ten times the
@@ -37,7 +58,8 @@ struct FrequencySketch: Sendable {
   /// Creates an empty sketch sized for a handful of entries.
   @inlinable
   init() {
-    table = ContiguousArray(repeating: 0, count: 16)
+    table = Table(count: 8)
+    counters = table.words
     wordMask = 7
     additions = 0
     sampleSize = 80
@@ -54,9 +76,9 @@ struct FrequencySketch: Sendable {
     var words = self.words
     while words < entries && words < Self.maximumWords { words <<= 1 }
     if words > self.words {
-      table = ContiguousArray(repeating: 0, count: words + 8)
+      table = Table(count: words)
+      counters = table.words
       wordMask = words - 1
-      offset = 0
       additions = 0
     }
   }
@@ -64,31 +86,6 @@ struct FrequencySketch: Sendable {
   /// The number of counter words (a power of two).
   @inlinable
   var words: Int { wordMask + 1 }
-
-  /// The offset at which the blocks of `table`, whose storage starts at `base`,
-  /// sit on cache lines.
-  @inlinable
-  static func alignedOffset(_ base: UnsafeMutablePointer<UInt64>) -> Int {
-    let misalignment = Int(bitPattern: UInt(bitPattern: base)) & 63
-    return ((64 &- misalignment) & 63) &>> 3
-  }
-
-  /// Moves the `count` counter words of `words` from `offset` to `target` (where
-  /// the blocks sit on cache lines in the table's current storage, which moves when
-  /// the array is copied), clearing the words they leave.
-  @inlinable
-  static func move(
-    _ words: UnsafeMutableBufferPointer<UInt64>, from offset: Int, to target: Int, count: Int
-  ) {
-    let base = words.baseAddress!
-    if target < offset {
-      for index in 0..<count { base[target &+ index] = base[offset &+ index] }
-      for index in (target &+ count)..<(offset &+ count) { base[index] = 0 }
-    } else {
-      for index in (0..<count).reversed() { base[target &+ index] = base[offset &+ index] }
-      for index in offset..<target { base[index] = 0 }
-    }
-  }
 
   /// Spreads the bits of a hash value (the MurmurHash3 finalizer).
   @inlinable
@@ -104,7 +101,7 @@ struct FrequencySketch: Sendable {
   /// counters in one block costs one cache miss per use instead of four.
   @inlinable
   func block(_ mixed: UInt64) -> Int {
-    offset &+ (Int(truncatingIfNeeded: mixed) & (wordMask >> 3)) << 3
+    (Int(truncatingIfNeeded: mixed) & (wordMask >> 3)) << 3
   }
 
   /// The word (in the block) and the bit shift of the key's counter in row
@@ -123,32 +120,27 @@ struct FrequencySketch: Sendable {
   @inlinable
   mutating func increment(_ hash: UInt64) {
     let mixed = Self.mix(hash)
-    var offset = self.offset
-    let (blockMask, count) = (wordMask >> 3, self.words)
-    // One uniqueness check for the four updates; `start + 7` is inside the table.
-    let added = table.withUnsafeMutableBufferPointer { words -> Bool in
-      let target = Self.alignedOffset(words.baseAddress!)
-      if target != offset {
-        Self.move(words, from: offset, to: target, count: count)
-        offset = target
-      }
-      let start = offset &+ (Int(truncatingIfNeeded: mixed) & blockMask) << 3
-      var added = false
-      for row in 0..<4 {
-        let (offset, shift) = Self.counter(mixed, row: row)
-        let word = start &+ offset
-        if (words[word] &>> shift) & 0xF < 0xF {
-          words[word] &+= 1 &<< shift
-          added = true
-        }
-      }
-      return added
-    }
-    self.offset = offset
-    if added {
+    let block = counters + block(mixed)
+    // Without branches: each counter below 15 gains 1.
+    let added =
+      Self.bump(block, mixed, row: 0) | Self.bump(block, mixed, row: 1)
+      | Self.bump(block, mixed, row: 2) | Self.bump(block, mixed, row: 3)
+    if added != 0 {
       additions += 1
       if additions >= sampleSize { halve() }
     }
+  }
+
+  /// Adds 1 to the key's counter in row `row` of `block` unless it is 15 already;
+  /// returns 1 when it added, 0 otherwise.
+  @inlinable
+  @inline(__always)
+  static func bump(_ block: UnsafeMutablePointer<UInt64>, _ mixed: UInt64, row: Int) -> UInt64 {
+    let (offset, shift) = counter(mixed, row: row)
+    let word = block + offset
+    let bump = (((word.pointee &>> shift) & 0xF) &+ 1) &>> 4 ^ 1
+    word.pointee &+= bump &<< shift
+    return bump
   }
 
   /// The estimated number of recent uses of the key whose hash value is `hash` (0 ... 15).
@@ -159,7 +151,7 @@ struct FrequencySketch: Sendable {
     var smallest: UInt64 = 0xF
     for row in 0..<4 {
       let (offset, shift) = Self.counter(mixed, row: row)
-      smallest = Swift.min(smallest, (table[start &+ offset] &>> shift) & 0xF)
+      smallest = Swift.min(smallest, (counters[start &+ offset] &>> shift) & 0xF)
     }
     return Int(smallest)
   }
@@ -168,17 +160,17 @@ struct FrequencySketch: Sendable {
   /// bring its cache line in; returns a value to be discarded.
   @inlinable
   func warm(_ hash: UInt64) -> UInt64 {
-    table[block(Self.mix(hash))]
+    counters[block(Self.mix(hash))]
   }
 
   /// Halves every counter (ages the sketch).
   @inlinable
   mutating func halve() {
     var odd = 0
-    for index in table.indices {
-      let word = table[index]
+    for index in 0..<words {
+      let word = counters[index]
       odd &+= (word & Self.lowBits).nonzeroBitCount
-      table[index] = (word >> 1) & Self.resetMask
+      counters[index] = (word >> 1) & Self.resetMask
     }
     // Each use raised four counters; the odd counters lost half a use each in the
     // truncation, so remove their share before halving the count.
@@ -188,7 +180,7 @@ struct FrequencySketch: Sendable {
   /// Forgets every count, keeping the size.
   @inlinable
   mutating func reset() {
-    for index in table.indices { table[index] = 0 }
+    counters.update(repeating: 0, count: words)
     additions = 0
   }
 }

@@ -70,6 +70,13 @@ struct EntryRecords<Key: Hashable & Sendable, Value: Sendable>: @unchecked Senda
   /// the slot, like the entry.
   @usableFromInline let futures: UnsafeMutablePointer<Future<Value>?>
   @usableFromInline let keptFutures: Int
+  /// The future each of the first ``spareThreads`` thread numbers (see
+  /// ``threadStripe()``) last got for a hit of a slot that keeps none, one per
+  /// cache line; allocated only when the level has such slots. When the caller
+  /// has let it go, the thread's next such hit hands out the same object with the
+  /// new value (``Future/reuse(_:)``) instead of allocating one: a get that reads
+  /// its answer and drops it allocates nothing.
+  @usableFromInline let spares: UnsafeMutableRawPointer?
 
   /// Creates an empty store of records for a level of `capacity` (which bounds the
   /// number of entries). ``deallocate()`` frees what this allocates besides the store.
@@ -80,13 +87,33 @@ struct EntryRecords<Key: Hashable & Sendable, Value: Sendable>: @unchecked Senda
     keptFutures = Swift.max(1, Swift.min(capacity, Self.keptFutureSlots))
     futures = .allocate(capacity: keptFutures)
     futures.initialize(repeating: nil, count: keptFutures)
+    if capacity > Self.keptFutureSlots {
+      let spares = UnsafeMutableRawPointer.allocate(
+        byteCount: Self.spareThreads * 64, alignment: 64)
+      for thread in 0..<Self.spareThreads {
+        (spares + thread * 64).bindMemory(to: Future<Value>?.self, capacity: 1).initialize(to: nil)
+      }
+      self.spares = spares
+    } else {
+      spares = nil
+    }
   }
+
+  /// How many thread numbers have a spare future (see ``spares``).
+  @inlinable
+  static var spareThreads: Int { 64 }
 
   /// Frees the records and the kept futures (every entry must have been taken or
   /// destroyed, and no copy be used again).
   func deallocate() {
     futures.deinitialize(count: keptFutures)
     futures.deallocate()
+    if let spares {
+      for thread in 0..<Self.spareThreads {
+        (spares + thread * 64).assumingMemoryBound(to: Future<Value>?.self).deinitialize(count: 1)
+      }
+      spares.deallocate()
+    }
     store.deallocate()
   }
 
@@ -121,17 +148,25 @@ struct EntryRecords<Key: Hashable & Sendable, Value: Sendable>: @unchecked Senda
       to: entry)
   }
 
-  /// The future of slot `slot`'s value: the kept one, made and kept on the first
-  /// read, when the slot keeps one; a new one otherwise.
+  /// The future of slot `slot`'s value, whose entry is `entry`, for a read by thread
+  /// number `thread`: the kept one, made and kept on the first read, when the slot
+  /// keeps one; otherwise the thread's spare (see ``spares``) when nothing else
+  /// references it, or a new one.
   @inlinable
-  func future(_ slot: Int) -> Future<Value> {
-    future(slot, entry: entry(slot))
-  }
-
-  /// ``future(_:)``, given the slot's entry.
-  @inlinable
-  func future(_ slot: Int, entry: UnsafeMutablePointer<Entry>) -> Future<Value> {
-    guard slot < keptFutures else { return Future(entry.pointee.value) }
+  func future(_ slot: Int, entry: UnsafeMutablePointer<Entry>, thread: Int) -> Future<Value> {
+    guard slot < keptFutures else {
+      guard let spares, thread >= 0, thread < Self.spareThreads else {
+        return Future(entry.pointee.value)
+      }
+      let spare = (spares + thread &* 64).assumingMemoryBound(to: Future<Value>?.self)
+      if isKnownUniquelyReferenced(&spare.pointee), let reused = spare.pointee {
+        reused.reuse(.success(entry.pointee.value))
+        return reused
+      }
+      let made = Future(entry.pointee.value)
+      spare.pointee = made
+      return made
+    }
     if let kept = futures[slot] { return kept }
     let future = Future(entry.pointee.value)
     futures[slot] = future

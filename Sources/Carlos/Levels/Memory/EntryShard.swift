@@ -103,7 +103,7 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
     }
   }
 
-  /// Reads `key` (whose hash is `hash`) at the clock's time, or at `latest` if that
+  /// Reads `key` (whose hash is `hash`) for thread number `thread` at the clock's time, or at `latest` if that
   /// is later (`latest` is read only for an entry that expires): answers with the
   /// value's future (kept for the next reads in a small level, see
   /// ``EntryRecords/futures``), moves the deadline of an entry that slides to `slide` nanoseconds from
@@ -111,7 +111,7 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
   /// as a miss, reported in `report`.
   @inlinable
   mutating func read(
-    _ key: Key, hash: Int, in records: Records, clock: ClockSource,
+    _ key: Key, hash: Int, in records: Records, thread: Int, clock: ClockSource,
     latest: UnsafePointer<Atomic<Int64>>, slide: Int64, report: inout ReadReport
   ) -> Future<Value>? {
     guard let bucket = find(key, hash: hash, in: records) else {
@@ -142,7 +142,7 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
       report.storedAt = entry.pointee.storedAt
       report.deadline = entry.pointee.deadline
     }
-    return records.future(slot, entry: entry)
+    return records.future(slot, entry: entry, thread: thread)
   }
 
   /// Replaces the value of `key` (whose hash is `hash`) by `value` stored at `now`,

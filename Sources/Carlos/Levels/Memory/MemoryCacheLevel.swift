@@ -94,6 +94,10 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
   /// How long a read extends the life of a value stored under an after-access
   /// expiration policy, in nanoseconds (0 for other policies).
   @usableFromInline let slide: Int64
+  /// How long a value stored under an after-write or after-access expiration
+  /// policy lives, in nanoseconds (nil for other policies): converted once here,
+  /// not on every `set`.
+  @usableFromInline let lifetime: Int64?
   /// Whether misses are worth telling the policy (not for LRU).
   @usableFromInline let recordsMisses: Bool
   /// Counts evictions (the shards count hits and misses); nil when the level
@@ -131,10 +135,16 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
     let capacity = Swift.min(Swift.max(0, capacity), Int.max / 2)
     self.capacity = capacity
     self.cost = cost
-    if case .afterAccess(let duration) = expiration.rule {
+    switch expiration.rule {
+    case .afterAccess(let duration):
       slide = duration.nanoseconds
-    } else {
+      lifetime = slide
+    case .afterWrite(let duration):
       slide = 0
+      lifetime = duration.nanoseconds
+    case .never, .perEntry:
+      slide = 0
+      lifetime = nil
     }
     self.policy = policy
     self.expiration = expiration
@@ -186,7 +196,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
           ? nil : CacheInstant(nanoseconds: report.deadline).date))
   }
 
-  /// Reads `key` in its shard (see ``EntryShard/read(_:hash:in:clock:latest:slide:report:)``)
+  /// Reads `key` in its shard (see ``EntryShard/read(_:hash:in:thread:clock:latest:slide:report:)``)
   /// and records the read for the policy in the buffer of thread number `thread`
   /// (the caller's); then removes the entry if it has expired, or drains the read
   /// buffer when it is half full and the policy's lock is free.
@@ -198,7 +208,8 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
     let records = shards.records
     let future = shards.withShard(hash: hash) { shard in
       shard.read(
-        key, hash: hash, in: records, clock: source, latest: latest.pointer, slide: slide,
+        key, hash: hash, in: records, thread: thread, clock: source, latest: latest.pointer,
+        slide: slide,
         report: &report)
     }
     let drains: Bool
@@ -259,7 +270,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
   @discardableResult
   public func set(_ value: Value, forKey key: Key) -> Future<Void> {
     let (expiry, slide) = policyExpiry(of: key, value)
-    return store(value, forKey: key, expiry: expiry, slide: slide)
+    return store(value, forKey: key, expiry: expiry, slide: slide, lifetime: lifetime)
   }
 
   /// When the level's expiration policy says a value set now expires, and how far each
@@ -303,14 +314,14 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
   @discardableResult
   public func insertIfAbsent(_ value: Value, forKey key: Key) -> Future<Bool> {
     let (expiry, slide) = policyExpiry(of: key, value)
-    return insert(value, forKey: key, expiry: expiry, slide: slide)
+    return insert(value, forKey: key, expiry: expiry, slide: slide, lifetime: lifetime)
   }
 
-  /// The insert-if-absent of `value`, expiring at `expiry` and, when `slide` is not
-  /// zero, `slide` nanoseconds after each read.
-  private func insert(_ value: Value, forKey key: Key, expiry: Expiry, slide: Int64) -> Future<
-    Bool
-  > {
+  /// The insert-if-absent of `value`, expiring at `expiry` (or `lifetime` nanoseconds
+  /// from now, when given) and, when `slide` is not zero, `slide` nanoseconds after each read.
+  private func insert(
+    _ value: Value, forKey key: Key, expiry: Expiry, slide: Int64, lifetime: Int64? = nil
+  ) -> Future<Bool> {
     let cost = Swift.max(1, self.cost(value))
     let hash = key.hashValue
     let clockNow = source.nanoseconds()
@@ -320,8 +331,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
       guard cost <= capacity else {
         return .failure(.valueTooLarge(cost: cost, capacity: capacity))
       }
-      let deadline =
-        expiry.deadline(storedAt: CacheInstant(nanoseconds: now))?.nanoseconds ?? TimerWheel.none
+      let deadline = Self.deadline(of: expiry, lifetime: lifetime, storedAt: now)
       guard deadline > now else {
         table.removeExpired(now: now, in: shards)
         return .success(false)
@@ -337,8 +347,22 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
     }
   }
 
+  /// When a value stored at `now` expires (``TimerWheel/none``: never): `lifetime`
+  /// nanoseconds later when given, otherwise as `expiry` says.
   @inlinable
-  func store(_ value: Value, forKey key: Key, expiry: Expiry, slide: Int64) -> Future<Void> {
+  static func deadline(of expiry: Expiry, lifetime: Int64?, storedAt now: Int64) -> Int64 {
+    if let lifetime {
+      return CacheInstant(nanoseconds: now).adding(nanoseconds: lifetime).nanoseconds
+    }
+    return expiry.deadline(storedAt: CacheInstant(nanoseconds: now))?.nanoseconds ?? TimerWheel.none
+  }
+
+  /// Stores `value` under `key` until `expiry` (or for `lifetime` nanoseconds, when
+  /// given: the level's policy, converted once), sliding by `slide` on each read.
+  @inlinable
+  func store(
+    _ value: Value, forKey key: Key, expiry: Expiry, slide: Int64, lifetime: Int64? = nil
+  ) -> Future<Void> {
     let cost = Swift.max(1, self.cost(value))
     let hash = key.hashValue
     guard cost <= capacity else {
@@ -354,8 +378,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
     }
     write(thread: thread) { table in
       let now = table.observe(clockNow)
-      let deadline =
-        expiry.deadline(storedAt: CacheInstant(nanoseconds: now))?.nanoseconds ?? TimerWheel.none
+      let deadline = Self.deadline(of: expiry, lifetime: lifetime, storedAt: now)
       if deadline <= now {
         table.removeValue(for: key, hash: hash, in: shards)
         table.removeExpired(now: now, in: shards)

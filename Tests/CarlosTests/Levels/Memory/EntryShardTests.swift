@@ -54,13 +54,14 @@ struct EntryShardTests {
       return records.take(slot).key
     }
 
-    func read(_ key: Collider, clock: ManualClock = ManualClock(), slide: Int64 = 0)
-      -> (Future<Int>?, Shard.ReadReport)
-    {
+    func read(
+      _ key: Collider, thread: Int = 0, clock: ManualClock = ManualClock(), slide: Int64 = 0
+    ) -> (Future<Int>?, Shard.ReadReport) {
       let latest = CacheLineBox(Atomic<Int64>(.min))
       var report = Shard.ReadReport()
       let future = shard.read(
-        key, hash: key.hash, in: records, clock: .manual(clock), latest: latest.pointer,
+        key, hash: key.hash, in: records, thread: thread, clock: .manual(clock),
+        latest: latest.pointer,
         slide: slide, report: &report)
       return (future, report)
     }
@@ -154,6 +155,34 @@ struct EntryShardTests {
     let (second, _) = fixture.read(keys[2])
     #expect(first !== second)
     #expect(first?.result?.value == 2 && second?.result?.value == 2)
+  }
+
+  @Test(
+    "beyond the kept futures, a thread's spare future is handed out again once nobody else holds it, never while held"
+  )
+  func spareFutures() {
+    let fixture = Fixture(capacity: Records.keptFutureSlots + 10)
+    var keys: [Collider] = []
+    for id in 0..<(Records.keptFutureSlots + 3) {
+      let key = Collider(id: id, hash: id << 32 | 1)
+      let slot = fixture.insert(key)
+      if slot >= Records.keptFutureSlots { keys.append(key) }
+    }
+    #expect(keys.count == 3)
+    var first = fixture.read(keys[0], thread: 3).0
+    var second = fixture.read(keys[1], thread: 3).0
+    #expect(first !== second)  // the first is still held: the second is a new future
+    #expect(first?.result?.value == keys[0].id && second?.result?.value == keys[1].id)
+    let secondID = second.map(ObjectIdentifier.init)
+    second = nil
+    let third = fixture.read(keys[2], thread: 3).0
+    #expect(third.map(ObjectIdentifier.init) == secondID)  // let go: handed out again
+    #expect(third?.result?.value == keys[2].id && first?.result?.value == keys[0].id)
+    let other = fixture.read(keys[0], thread: 4).0  // another thread has a spare of its own
+    #expect(other !== third && other?.result?.value == keys[0].id)
+    let unnumbered = fixture.read(keys[1], thread: Records.spareThreads).0
+    #expect(unnumbered !== third && unnumbered?.result?.value == keys[1].id)
+    first = nil
   }
 
   @Test("a read of an entry that slides moves its deadline by the level's slide")
