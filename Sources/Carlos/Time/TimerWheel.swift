@@ -50,10 +50,15 @@ struct TimerWheel: Sendable {
     slot < deadlines.count ? deadlines[slot] : Self.none
   }
 
-  /// Schedules `slot` for `deadline` (``none`` unschedules it), replacing any earlier deadline.
+  /// Schedules `slot` for `deadline` (``none`` unschedules it), replacing any earlier
+  /// deadline. A slot whose new deadline needs the bucket it is in stays there.
   @inlinable
   mutating func schedule(_ slot: Int, at deadline: Int64) {
     grow(toInclude: slot)
+    if deadline != Self.none, bucket[slot] >= 0, bucket[slot] == bucketIndex(for: deadline) {
+      deadlines[slot] = deadline
+      return
+    }
     unlink(slot)
     deadlines[slot] = deadline
     if deadline != Self.none { link(slot) }
@@ -138,17 +143,23 @@ struct TimerWheel: Sendable {
     processing.removeAll(keepingCapacity: true)
   }
 
+  /// The bucket a deadline needs at the wheel's current time: in the finest wheel
+  /// whose span reaches it, or the overflow bucket.
+  @inlinable
+  func bucketIndex(for deadline: Int64) -> Int {
+    let deadline = Swift.max(deadline, time)
+    let delta = deadline &- time
+    for level in 0..<Self.wheelCount where delta < (Int64(1) << (Self.shift(level) + 6)) {
+      let tick = deadline >> Self.shift(level)
+      return level * Self.bucketsPerWheel + Int(tick & Int64(Self.bucketsPerWheel - 1))
+    }
+    return Self.overflowBucket
+  }
+
   /// Puts `slot`, whose deadline is set, into the bucket its deadline needs.
   @inlinable
   mutating func link(_ slot: Int) {
-    let deadline = Swift.max(deadlines[slot], time)
-    let delta = deadline &- time
-    var index = Self.overflowBucket
-    for level in 0..<Self.wheelCount where delta < (Int64(1) << (Self.shift(level) + 6)) {
-      let tick = deadline >> Self.shift(level)
-      index = level * Self.bucketsPerWheel + Int(tick & Int64(Self.bucketsPerWheel - 1))
-      break
-    }
+    let index = bucketIndex(for: deadlines[slot])
     let head = heads[index]
     next[slot] = head
     previous[slot] = -1

@@ -62,6 +62,22 @@ struct TimerWheelTests {
     #expect(advance(&wheel, to: 50 * Self.second) == [1])
   }
 
+  @Test(
+    "a deadline moved within its bucket stays scheduled there and counts once; expiry follows the new deadline"
+  )
+  func rescheduleWithinBucket() {
+    var wheel = TimerWheel(time: 0)
+    let hour = 3_600 * Self.second
+    wheel.schedule(7, at: hour)
+    let bucket = wheel.bucket[7]
+    wheel.schedule(7, at: hour + 1_000)  // a later set of the same key, nanoseconds after
+    #expect(wheel.bucket[7] == bucket && wheel.count == 1)
+    #expect(wheel.deadline(of: 7) == hour + 1_000)
+    #expect(advance(&wheel, to: hour).isEmpty)  // not at the old deadline
+    #expect(advance(&wheel, to: hour + 1_000) == [7])
+    #expect(wheel.count == 0)
+  }
+
   @Test("without exact, an entry due in the current tick waits for the tick to pass")
   func inexactWaitsForTick() {
     let tick: Int64 = 1 << 30
