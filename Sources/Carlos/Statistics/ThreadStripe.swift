@@ -46,3 +46,19 @@ func threadStripe() -> Int {
   pthread_setspecific(stripeKey, UnsafeRawPointer(bitPattern: UInt(number &+ 1)))
   return number
 }
+
+/// The thread-specific key behind ``threadStripe()``, for a structure that keeps
+/// it to call ``threadStripe(key:)`` on its hot paths.
+@usableFromInline
+func threadStripeKey() -> pthread_key_t { stripeKey }
+
+/// ``threadStripe()``, given ``threadStripeKey()``: once the calling thread has
+/// its number, one `pthread_getspecific` and nothing else (no check that the
+/// key's global was made).
+@inlinable
+func threadStripe(key: pthread_key_t) -> Int {
+  if let stored = pthread_getspecific(key) {
+    return Int(bitPattern: UInt(bitPattern: stored)) &- 1
+  }
+  return threadStripe()
+}

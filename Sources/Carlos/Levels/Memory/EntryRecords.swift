@@ -64,10 +64,10 @@ struct EntryRecords<Key: Hashable & Sendable, Value: Sendable>: @unchecked Senda
   /// the first read of the value; nil until then, and after the entry leaves or
   /// its value changes). Outside the records, so that a record stays small: a
   /// level of up to `keptFutureSlots` entries allocates nothing per hit, and a
-  /// larger one makes a new future per hit of its other slots (reaching a kept
-  /// future there would be one more cache miss after the record's, and ~50
-  /// bytes per read entry). Written under the lock of the shard that indexes
-  /// the slot, like the entry.
+  /// larger one hands out a thread's spare future for its other slots (see
+  /// ``spares``): reaching a kept future there would be one more cache miss after
+  /// the record's, and ~50 bytes per read entry. Written under the lock of the
+  /// shard that indexes the slot, like the entry.
   @usableFromInline let futures: UnsafeMutablePointer<Future<Value>?>
   @usableFromInline let keptFutures: Int
   /// The future each of the first ``spareThreads`` thread numbers (see

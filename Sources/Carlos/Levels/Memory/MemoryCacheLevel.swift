@@ -15,10 +15,13 @@ import Synchronization
 /// values) and are safe to call from many threads at once; they answer with
 /// futures that are already complete. In a level of up to 16,384 entries, a hit
 /// returns the same completed future for a stored value until that value is
-/// replaced, so hits allocate nothing after the first; in a larger level most
-/// hits allocate one small future, which costs less than the cache miss of
-/// reaching a kept one (and saves its memory). A miss fails with
-/// ``FetchError/valueNotInCache``. `clear()` and `onMemoryWarning()` empty the level.
+/// replaced, so hits allocate nothing after the first. In a larger level, the
+/// other slots keep no future (it would cost a cache miss and memory per entry):
+/// a hit hands out the calling thread's spare future again, with the new value,
+/// once nothing else holds it, so a get whose answer is read and let go allocates
+/// nothing; a hit while the caller still holds the previous answer allocates one
+/// small future. A miss fails with ``FetchError/valueNotInCache``. `clear()` and
+/// `onMemoryWarning()` empty the level.
 ///
 /// Costs below 1 count as 1, so the number of values is bounded by the capacity
 /// too. A value whose cost exceeds the whole capacity is not stored: its `set`
@@ -109,6 +112,8 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
   @usableFromInline let missFuture: StripedFuture<Value>
   /// Returned for every successful set.
   @usableFromInline let storedFuture: StripedFuture<Void>
+  /// Where each thread finds its number (``threadStripe(key:)``).
+  @usableFromInline let stripeKey = threadStripeKey()
 
   /// Creates an empty level for values of any type, whose costs `cost` tells.
   ///
@@ -175,7 +180,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
   @inlinable
   public func get(_ key: Key) -> Future<Value> {
     var report = EntryShard<Key, Value>.ReadReport()
-    let thread = threadStripe()
+    let thread = threadStripe(key: stripeKey)
     return read(key, thread: thread, report: &report) ?? missFuture.future(for: thread)
   }
 
@@ -184,7 +189,9 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
   public func entry(forKey key: Key) -> Future<CacheEntry<Value>> {
     var report = EntryShard<Key, Value>.ReadReport()
     report.wantsTimes = true
-    guard case .success(let value)? = read(key, thread: threadStripe(), report: &report)?.result
+    guard
+      case .success(let value)? = read(key, thread: threadStripe(key: stripeKey), report: &report)?
+        .result
     else {
       return Future(FetchError.valueNotInCache)
     }
@@ -239,14 +246,14 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
   }
 
   /// Runs `body` under the policy's lock, after telling the policy the reads the
-  /// calling thread (number `thread`) recorded, or all recorded reads when
+  /// calling thread (number `thread`, by default its own) recorded, or all recorded reads when
   /// `drainingAll`; hands the events to the observers before giving the lock up.
   @inlinable
   func write<Result>(
-    drainingAll: Bool = false, thread: Int = threadStripe(),
+    drainingAll: Bool = false, thread: Int? = nil,
     _ body: (inout SlotTable<Key, Value>) -> Result
   ) -> Result {
-    let thread = drainingAll ? nil : thread
+    let thread = drainingAll ? nil : thread ?? threadStripe(key: stripeKey)
     return policyLock.pointer.pointee.withLockSpinning { table -> Result in
       table.drain(reads, thread: thread)
       let result = body(&table)
@@ -370,7 +377,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
       return Future(MemoryCacheLevelError.valueTooLarge(cost: cost, capacity: capacity))
     }
     let clockNow = source.nanoseconds()
-    let thread = threadStripe()
+    let thread = threadStripe(key: stripeKey)
     if slide == 0, case .never = expiry,
       replace(key, hash: hash, with: value, cost: cost, at: clockNow, thread: thread)
     {
@@ -426,7 +433,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
     write { table in
       table.removeExpired(now: table.observe(clockNow), exact: true, in: shards)
     }
-    return storedFuture.future(for: threadStripe())
+    return storedFuture.future(for: threadStripe(key: stripeKey))
   }
 
   /// Removes the value stored under `key`, if any. Answers with an already completed future.
@@ -434,7 +441,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
   public func remove(_ key: Key) -> Future<Void> {
     let hash = key.hashValue
     write { table in table.removeValue(for: key, hash: hash, in: shards) }
-    return storedFuture.future(for: threadStripe())
+    return storedFuture.future(for: threadStripe(key: stripeKey))
   }
 
   /// Removes every value.

@@ -87,6 +87,7 @@ struct ReadBuffer: ~Copyable, @unchecked Sendable {
 
   /// The stripe of thread number `thread`, and whether the thread has it to itself.
   @inlinable
+  @inline(__always)
   func stripe(of thread: Int) -> (index: Int, isExclusive: Bool) {
     thread < exclusive && thread >= 0
       ? (thread, true) : (exclusive &+ (thread & sharedMask), false)
@@ -112,6 +113,7 @@ struct ReadBuffer: ~Copyable, @unchecked Sendable {
   /// `thread`; returns whether the stripe should be drained now: when this note
   /// makes it half full, and once per ``drainThreshold`` notes dropped while full.
   @inlinable
+  @inline(__always)
   func recordHit(_ ticket: UInt64, thread: Int) -> Bool {
     let (stripe, isExclusive) = stripe(of: thread)
     guard let start = reserve(1, in: stripe, isExclusive: isExclusive) else {
@@ -152,6 +154,7 @@ struct ReadBuffer: ~Copyable, @unchecked Sendable {
 
   /// Whether the `count` cells written from `start` took the ring to half full.
   @inlinable
+  @inline(__always)
   func crossesThreshold(_ start: Int, _ count: Int, in stripe: Int) -> Bool {
     let before = start &- head(stripe).pointee.load(ordering: .relaxed)
     return before < Self.drainThreshold && before &+ count >= Self.drainThreshold
@@ -171,6 +174,7 @@ struct ReadBuffer: ~Copyable, @unchecked Sendable {
   /// thread reserved at the same moment (the note is then dropped). In a stripe of
   /// its own the thread moves the tail itself once the cells are written.
   @inlinable
+  @inline(__always)
   func reserve(_ count: Int, in stripe: Int, isExclusive: Bool) -> Int? {
     let bit: UInt64 = 1 << UInt64(stripe)
     if used.load(ordering: .relaxed) & bit == 0 {
