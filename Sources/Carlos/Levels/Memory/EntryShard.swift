@@ -103,12 +103,12 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
     }
   }
 
-  /// Reads `key` (whose hash is `hash`) for thread number `thread` at the clock's time, or at `latest` if that
-  /// is later (`latest` is read only for an entry that expires): answers with the
-  /// value's future (kept for the next reads in a small level, see
-  /// ``EntryRecords/futures``), moves the deadline of an entry that slides to `slide` nanoseconds from
-  /// now (after-access expiry) and counts the hit or miss. An expired entry reads
-  /// as a miss, reported in `report`.
+  /// Reads `key` (whose hash is `hash`) for thread number `thread` at the clock's
+  /// time, or at `latest` if that is later (`latest` is read only for an entry that
+  /// expires): answers with the value's future (see
+  /// ``EntryRecords/future(_:entry:thread:)``), moves the deadline of an entry that
+  /// slides to `slide` nanoseconds from now (after-access expiry) and counts the
+  /// hit or miss. An expired entry reads as a miss, reported in `report`.
   @inlinable
   mutating func read(
     _ key: Key, hash: Int, in records: Records, thread: Int, clock: ClockSource,

@@ -189,10 +189,8 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
   public func entry(forKey key: Key) -> Future<CacheEntry<Value>> {
     var report = EntryShard<Key, Value>.ReadReport()
     report.wantsTimes = true
-    guard
-      case .success(let value)? = read(key, thread: threadStripe(key: stripeKey), report: &report)?
-        .result
-    else {
+    let thread = threadStripe(key: stripeKey)
+    guard case .success(let value)? = read(key, thread: thread, report: &report)?.result else {
       return Future(FetchError.valueNotInCache)
     }
     return Future(
@@ -216,8 +214,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
     let future = shards.withShard(hash: hash) { shard in
       shard.read(
         key, hash: hash, in: records, thread: thread, clock: source, latest: latest.pointer,
-        slide: slide,
-        report: &report)
+        slide: slide, report: &report)
     }
     let drains: Bool
     if report.ticket != 0 {
@@ -246,8 +243,9 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
   }
 
   /// Runs `body` under the policy's lock, after telling the policy the reads the
-  /// calling thread (number `thread`, by default its own) recorded, or all recorded reads when
-  /// `drainingAll`; hands the events to the observers before giving the lock up.
+  /// calling thread (number `thread`, by default its own) recorded, or all recorded
+  /// reads when `drainingAll`; hands the events to the observers before giving the
+  /// lock up.
   @inlinable
   func write<Result>(
     drainingAll: Bool = false, thread: Int? = nil,
@@ -325,7 +323,8 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
   }
 
   /// The insert-if-absent of `value`, expiring at `expiry` (or `lifetime` nanoseconds
-  /// from now, when given) and, when `slide` is not zero, `slide` nanoseconds after each read.
+  /// from now, when given) and, when `slide` is not zero, `slide` nanoseconds after
+  /// each read.
   private func insert(
     _ value: Value, forKey key: Key, expiry: Expiry, slide: Int64, lifetime: Int64? = nil
   ) -> Future<Bool> {
