@@ -322,6 +322,27 @@ struct MemoryCacheLevelConcurrencyTests {
     #expect(wrong.withLock { $0 } == 0)
   }
 
+  @Test("clear and onMemoryWarning let go of the values the threads' spare futures held")
+  func clearReleasesSpareValues() {
+    final class Payload: Sendable {}
+    for warning in [false, true] {
+      let keys = 16_400  // beyond the 16,384 slots that keep a future each
+      let level = MemoryCacheLevel<Int, Payload>(capacity: keys, cost: { _ in 1 })
+      weak var last: Payload?
+      do {
+        let payloads = (0..<keys).map { _ in Payload() }
+        for key in 0..<keys { level.set(payloads[key], forKey: key) }
+        last = payloads[keys - 1]
+        #expect(level.get(keys - 1).result?.value === last)  // read, then let go: a spare holds it
+      }
+      #expect(last != nil)
+      if warning { level.onMemoryWarning() } else { level.clear() }
+      #expect(
+        last == nil,
+        "a spare future still held the value after \(warning ? "a memory warning" : "clear")")
+    }
+  }
+
   @Test(
     "a spare future dropped on another thread, with nothing else ordering the two threads, is reused safely"
   )

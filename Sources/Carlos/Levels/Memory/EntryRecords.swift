@@ -103,6 +103,17 @@ struct EntryRecords<Key: Hashable & Sendable, Value: Sendable>: @unchecked Senda
   @inlinable
   static var spareThreads: Int { 64 }
 
+  /// Lets go of every thread's spare future (and so of the last value each handed
+  /// out). The caller holds every shard's lock: a thread reaches its spare only
+  /// under the lock of the shard it reads.
+  @usableFromInline
+  func dropSpares() {
+    guard let spares else { return }
+    for thread in 0..<Self.spareThreads {
+      (spares + thread * 64).assumingMemoryBound(to: Future<Value>?.self).pointee = nil
+    }
+  }
+
   /// Frees the records and the kept futures (every entry must have been taken or
   /// destroyed, and no copy be used again).
   func deallocate() {

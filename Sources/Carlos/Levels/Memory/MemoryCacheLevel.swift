@@ -20,8 +20,10 @@ import Synchronization
 /// a hit hands out the calling thread's spare future again, with the new value,
 /// once nothing else holds it, so a get whose answer is read and let go allocates
 /// nothing; a hit while the caller still holds the previous answer allocates one
-/// small future. A miss fails with ``FetchError/valueNotInCache``. `clear()` and
-/// `onMemoryWarning()` empty the level.
+/// small future. (So each thread's spare holds the last value it handed out until
+/// its next such hit, or until the level is cleared.) A miss fails with
+/// ``FetchError/valueNotInCache``. `clear()` and `onMemoryWarning()` empty the
+/// level and let go of the spares.
 ///
 /// Costs below 1 count as 1, so the number of values is bounded by the capacity
 /// too. A value whose cost exceeds the whole capacity is not stored: its `set`

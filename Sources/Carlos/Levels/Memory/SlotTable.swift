@@ -361,12 +361,13 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
     release(slot)
   }
 
-  /// Empties the table and every shard.
+  /// Empties the table and every shard, and lets go of the threads' spare futures.
   @inlinable
   mutating func removeAll(from shards: borrowing Shards) {
     for index in 0..<shards.count {
       shards.withShard(at: index) { [records] in $0.removeAll(in: records) }
     }
+    shards.withEveryShard(visiting: { _ in }) { [records] in records.dropSpares() }
     policy.removeAll()
     wheel.removeAll()
     freeSlots.removeAll(keepingCapacity: true)
