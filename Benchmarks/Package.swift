@@ -17,7 +17,7 @@ let package = Package(
     ),
     .package(url: "https://github.com/apple/swift-nio", "2.101.2"..<"2.102.0"),
     // CarlosTracing, for the cost of `traced()` when tracing is off.
-    .package(path: "../Integrations/Observability"),
+    .package(path: "../Integrations/CarlosObservability"),
   ],
   targets: [
     // The benchmark plugin runs every executable target whose folder sits in `Benchmarks/`.
@@ -29,7 +29,7 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOEmbedded", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
-        .product(name: "CarlosTracing", package: "Observability"),
+        .product(name: "CarlosTracing", package: "CarlosObservability"),
       ],
       path: "Benchmarks/CarlosBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]

@@ -7,9 +7,9 @@
 # the targets (so libFuzzer sees their coverage) and with -enable-testing (so a
 # target can `@testable import Carlos` to reach the internal parsers in an
 # optimised build). The PostgreSQL notice target compiles
-# Integrations/Postgres/Sources/CarlosPostgres/InvalidationNotice.swift (Foundation only)
+# Integrations/CarlosPostgres/Sources/CarlosPostgres/InvalidationNotice.swift (Foundation only)
 # into itself, so postgres-nio is never built; the HTTP header target compiles the
-# Foundation-only files of Integrations/HTTP/Sources/CarlosHTTP, so AsyncHTTPClient is not.
+# Foundation-only files of Integrations/CarlosHTTP/Sources/CarlosHTTP, so AsyncHTTPClient is not.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,7 +43,7 @@ fi
 
 # The HTTP level's header parsers and cache rules: the files of CarlosHTTP that need
 # Foundation only (AsyncHTTPClient is never built).
-http=Integrations/HTTP/Sources/CarlosHTTP
+http=Integrations/CarlosHTTP/Sources/CarlosHTTP
 http_parsers="$http/HTTPHeader.swift $http/HTTPHeaderFields.swift $http/CacheControl.swift \
 $http/HTTPDate.swift $http/EntityTag.swift $http/HTTPFreshness.swift $http/HTTPRequestKey.swift \
 $http/HTTPResponse.swift $http/HTTPCacheRecord.swift $http/HTTPCachePolicy.swift"
@@ -54,7 +54,7 @@ targets=(
   "disk-file Fuzz/Targets/DiskFileRead.swift"
   "user-defaults-record Fuzz/Targets/UserDefaultsRecord.swift"
   "json Fuzz/Targets/JSON.swift"
-  "postgres-notice Fuzz/Targets/PostgresNotice.swift Integrations/Postgres/Sources/CarlosPostgres/InvalidationNotice.swift"
+  "postgres-notice Fuzz/Targets/PostgresNotice.swift Integrations/CarlosPostgres/Sources/CarlosPostgres/InvalidationNotice.swift"
   "http-headers Fuzz/Targets/HTTPHeaders.swift $http_parsers"
 )
 for entry in "${targets[@]}"; do

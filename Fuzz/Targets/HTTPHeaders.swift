@@ -8,7 +8,7 @@ typealias Fuzzed = HTTPHeaders
 /// fields of a response, through `HTTPFreshness` and `HTTPCachePolicy` (shared
 /// and private).
 ///
-/// The files of `Integrations/HTTP/Sources/CarlosHTTP` that need Foundation only
+/// The files of `Integrations/CarlosHTTP/Sources/CarlosHTTP` that need Foundation only
 /// are compiled into this target, so AsyncHTTPClient is never built.
 /// Invariants: no crash; directives written with `headerValue` read back the
 /// same; a parsed date formats to a 29-byte IMF-fixdate that reads back as the

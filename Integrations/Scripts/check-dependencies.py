@@ -31,17 +31,10 @@ EXAMPLES = {"ServiceExample"}
 
 
 def packages():
-    """The packages' folders relative to Integrations/: each folder with a Package.swift,
-    or its subfolder with one (Vapor/CarlosVapor: a folder named like its framework
-    would clash with the framework's package identity)."""
-    found = []
-    for name in sorted(os.listdir(HERE)):
-        if os.path.isfile(os.path.join(HERE, name, "Package.swift")):
-            found.append(name)
-        elif os.path.isdir(os.path.join(HERE, name)):
-            found += [os.path.join(name, sub) for sub in sorted(os.listdir(os.path.join(HERE, name)))
-                      if os.path.isfile(os.path.join(HERE, name, sub, "Package.swift"))]
-    return found
+    """The packages' folders relative to Integrations/: each folder with a Package.swift
+    (the folder's name is the package's identity)."""
+    return [name for name in sorted(os.listdir(HERE))
+            if os.path.isfile(os.path.join(HERE, name, "Package.swift"))]
 
 
 def tree(path):

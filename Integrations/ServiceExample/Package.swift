@@ -18,9 +18,9 @@ let package = Package(
   ],
   dependencies: [
     .package(path: "../.."),
-    .package(path: "../Postgres"),
-    .package(path: "../HTTP"),
-    .package(path: "../Hummingbird/CarlosHummingbird"),
+    .package(path: "../CarlosPostgres"),
+    .package(path: "../CarlosHTTP"),
+    .package(path: "../CarlosHummingbird"),
     .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1"),
     .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
     .package(url: "https://github.com/vapor/postgres-nio.git", exact: "1.33.2"),
@@ -31,8 +31,8 @@ let package = Package(
       name: "UserDirectory",
       dependencies: [
         .product(name: "Carlos", package: carlos),
-        .product(name: "CarlosPostgres", package: "Postgres"),
-        .product(name: "CarlosHTTP", package: "HTTP"),
+        .product(name: "CarlosPostgres", package: "CarlosPostgres"),
+        .product(name: "CarlosHTTP", package: "CarlosHTTP"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -44,7 +44,7 @@ let package = Package(
       dependencies: [
         "UserDirectory",
         .product(name: "Carlos", package: carlos),
-        .product(name: "CarlosPostgres", package: "Postgres"),
+        .product(name: "CarlosPostgres", package: "CarlosPostgres"),
         .product(name: "CarlosHummingbird", package: "CarlosHummingbird"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -1,7 +1,7 @@
 // carlos-http-benchmark: HTTPFetcher (AsyncHTTPClient) next to NetworkFetcher
 // (URLSession), in one run, against Scripts/bench-server.py in a process of its own:
-//   swift run -c release --package-path Integrations/HTTP carlos-http-benchmark
-//   swift run -c release --package-path Integrations/HTTP carlos-http-benchmark SCENARIO FETCHER
+//   swift run -c release --package-path Integrations/CarlosHTTP carlos-http-benchmark
+//   swift run -c release --package-path Integrations/CarlosHTTP carlos-http-benchmark SCENARIO FETCHER
 // (SCENARIO: idle, huge, cancel, small or all; FETCHER: HTTPFetcher or NetworkFetcher)
 // Figures: idle CPU while a request waits 10 s for its answer, resident memory and
 // server-side close time for a 1 GiB body with a 1 MB limit, server-side close time

@@ -2,7 +2,7 @@
 # Builds carlos-http-benchmark (release) and runs every scenario for each fetcher
 # in a process of its own, so one fetcher's leftovers (URLSession keeps a core busy
 # while any transfer lingers) never count against the other:
-#   Integrations/HTTP/Scripts/run-benchmark.sh
+#   Integrations/CarlosHTTP/Scripts/run-benchmark.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product carlos-http-benchmark

@@ -4,12 +4,8 @@ import PackageDescription
 
 // The root package (Carlos) is a path dependency; SwiftPM names it after its folder,
 // which differs between checkouts, so the name is read from this file's location.
-// This package sits in Integrations/Hummingbird/CarlosHummingbird, not
-// Integrations/Hummingbird, because a root package named "hummingbird" would clash with
-// the identity of hummingbird-project/hummingbird.
 let carlos = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-  .lastPathComponent.lowercased()
+  .deletingLastPathComponent().deletingLastPathComponent().lastPathComponent.lowercased()
 
 let package = Package(
   name: "CarlosHummingbird",
@@ -18,7 +14,7 @@ let package = Package(
     .library(name: "CarlosHummingbird", targets: ["CarlosHummingbird"])
   ],
   dependencies: [
-    .package(path: "../../.."),
+    .package(path: "../.."),
     .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
   ],

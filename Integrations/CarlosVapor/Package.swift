@@ -4,11 +4,8 @@ import PackageDescription
 
 // The root package (Carlos) is a path dependency; SwiftPM names it after its folder,
 // which differs between checkouts, so the name is read from this file's location.
-// This package sits in Integrations/Vapor/CarlosVapor, not Integrations/Vapor, because a
-// root package named "vapor" would clash with the identity of vapor/vapor.
 let carlos = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-  .lastPathComponent.lowercased()
+  .deletingLastPathComponent().deletingLastPathComponent().lastPathComponent.lowercased()
 
 let package = Package(
   name: "CarlosVapor",
@@ -17,8 +14,8 @@ let package = Package(
     .library(name: "CarlosVapor", targets: ["CarlosVapor"])
   ],
   dependencies: [
-    .package(path: "../../.."),
-    .package(path: "../../NIO"),
+    .package(path: "../.."),
+    .package(path: "../CarlosNIO"),
     .package(url: "https://github.com/vapor/vapor.git", exact: "4.122.3"),
     .package(url: "https://github.com/apple/swift-nio.git", exact: "2.101.3"),
   ],
@@ -27,7 +24,7 @@ let package = Package(
       name: "CarlosVapor",
       dependencies: [
         .product(name: "Carlos", package: carlos),
-        .product(name: "CarlosNIO", package: "nio"),
+        .product(name: "CarlosNIO", package: "CarlosNIO"),
         .product(name: "Vapor", package: "vapor"),
         .product(name: "NIOCore", package: "swift-nio"),
       ]),
