@@ -1,17 +1,20 @@
 extension CacheLevel where KeyType: Hashable {
-  /// The value stored under `key` or, on a miss, the one `loader` produces, which
-  /// is stored into this level (until the expiry the loader gives) before the future
-  /// succeeds.
+  /// The value stored under `key` or, when every level of this cache misses, the one
+  /// `loader` produces, which is stored into the cache (until the expiry the loader
+  /// gives) before the future succeeds.
   ///
-  /// Concurrent callers that miss the same key of the same level share one load:
-  /// `loader` runs once per key at a time. This holds for every built-in level and
-  /// every combinator (their results are one level each, however often they are
-  /// copied); a level type of your own that is a `struct` shares loads once wrapped:
-  /// keep `myLevel.named("mine")` and call it. Each caller can cancel its own future
-  /// alone; the load is cancelled when every caller waiting for it has cancelled. A
-  /// load that fails fails every caller waiting for it and stores nothing; the next
-  /// miss loads again. A value that cannot be stored is still returned (the failure
-  /// is logged).
+  /// Concurrent callers of one key share one pass through the cache: the first
+  /// caller's get goes through every level (a composition asks each level in turn, as
+  /// its `get` does), the others wait for its outcome, and `loader` runs once, only
+  /// when every level missed. So 50 concurrent callers of
+  /// `(memory >>> disk >>> origin).get(key, orLoad: load)` reach the origin once.
+  /// This holds for every built-in level and every combinator (their results are one
+  /// level each, however often they are copied); a level type of your own that is a
+  /// `struct` shares passes once wrapped: keep `myLevel.named("mine")` and call it.
+  /// Each caller can cancel its own future alone; the pass is cancelled when every
+  /// caller waiting for it has cancelled. A pass that fails fails every caller
+  /// waiting for it and stores nothing; the next call starts a new one. A value that
+  /// cannot be stored is still returned (the failure is logged).
   ///
   /// ```swift
   /// let profile = try await cache.get("user:42", orLoad: { key in
@@ -21,17 +24,24 @@ extension CacheLevel where KeyType: Hashable {
   public func get(
     _ key: KeyType, orLoad loader: @escaping @Sendable (KeyType) -> Future<Loaded<OutputType>>
   ) -> Future<OutputType> {
-    let first: Future<OutputType> = get(key)
-    if case .success? = first.result { return first }
-    let caller = Promise<OutputType>()
-    caller.onCancel { first.cancel() }
-    first.onCompletion { result in
-      switch result {
-      case .success(let value): caller.succeed(value)
-      case .cancelled: caller.cancel()
-      case .error: self.load(key, with: loader, for: caller)
+    guard let identity = loadIdentity else { return pass(key, loader) }
+    let loads = InFlightLoads.all
+    let id = InFlightLoads.ID(level: identity, key: AnyHashable(key))
+    let (load, shared, isNew): (InFlightLoads.Load, Promise<OutputType>, Bool) = loads.join(id)
+    if isNew {
+      let pass = pass(key, loader)
+      shared.onCancel { pass.cancel() }
+      pass.onCompletion { result in
+        loads.finish(id, load)
+        shared.complete(result)
       }
+      // A pass that ended at once (a hit in a level that answers synchronously) has
+      // nobody to share with: its future is the caller's.
+      if shared.future.result != nil { return shared.future }
     }
+    let caller = Promise<OutputType>()
+    shared.future.onCompletion { caller.complete($0) }
+    caller.onCancel { if loads.leave(id, load) { shared.cancel() } }
     return caller.future
   }
 
@@ -76,31 +86,26 @@ extension CacheLevel where KeyType: Hashable {
     return try await request.value
   }
 
-  /// Loads `key` for `caller`, sharing a load in flight of this level when there is one.
-  private func load(
-    _ key: KeyType, with loader: @escaping @Sendable (KeyType) -> Future<Loaded<OutputType>>,
-    for caller: Promise<OutputType>
-  ) {
-    guard let identity = loadIdentity else {
-      let request = loader(key)
-      caller.onCancel { request.cancel() }
-      request.onCompletion { result in self.store(result, key: key) { caller.complete($0) } }
-      return
-    }
-    let loads = InFlightLoads.all
-    let id = InFlightLoads.ID(level: identity, key: AnyHashable(key))
-    let (load, shared, isNew): (InFlightLoads.Load, Promise<OutputType>, Bool) = loads.join(id)
-    shared.future.onCompletion { caller.complete($0) }
-    caller.onCancel { if loads.leave(id, load) { shared.cancel() } }
-    guard isNew else { return }
-    let request = loader(key)
-    shared.onCancel { request.cancel() }
-    request.onCompletion { result in
-      self.store(result, key: key) { outcome in
-        loads.finish(id, load)
-        shared.complete(outcome)
+  /// One pass through this cache for `key`: its get, then on a miss `loader`, whose
+  /// value is stored.
+  private func pass(
+    _ key: KeyType, _ loader: @escaping @Sendable (KeyType) -> Future<Loaded<OutputType>>
+  ) -> Future<OutputType> {
+    let found: Future<OutputType> = get(key)
+    if case .success? = found.result { return found }
+    let outcome = Promise<OutputType>()
+    outcome.onCancel { found.cancel() }
+    found.onCompletion { result in
+      switch result {
+      case .success(let value): outcome.succeed(value)
+      case .cancelled: outcome.cancel()
+      case .error:
+        let request = loader(key)
+        outcome.onCancel { request.cancel() }
+        request.onCompletion { result in self.store(result, key: key) { outcome.complete($0) } }
       }
     }
+    return outcome.future
   }
 
   /// Stores a successful load, then reports the caller's outcome to `done`.

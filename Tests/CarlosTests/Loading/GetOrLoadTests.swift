@@ -108,4 +108,83 @@ struct GetOrLoadTests {
     #expect(try await future.value == "k!")
     #expect(try await memory.get("k") == "k!")
   }
+
+  @Test(
+    "50 concurrent callers of memory >>> disk >>> origin share one pass: the origin is asked once")
+  func sharesOnePassThroughAPipeline() async throws {
+    let folder = DiskTestFolder()
+    defer { folder.remove() }
+    let origin = AsyncOrigin(held: true)
+    let loader = AsyncOrigin()
+    let memory = MemoryCacheLevel<String, String>()
+    let disk = DiskCacheLevel<String, String>(path: folder.path)
+    let cache = memory >>> disk >>> origin.load
+    let callers = (0..<50).map { _ in cache.get("k", orLoad: loader.load) as Future<String> }
+    #expect(await eventually { origin.calls == 1 })
+    origin.release()
+    for caller in callers { #expect(try await caller.value == "k from origin") }
+    #expect(origin.calls == 1)
+    #expect(loader.calls == 0)
+    #expect(try await memory.get("k") == "k from origin")
+  }
+
+  @Test("the loader runs once, only after every level of the pipeline missed")
+  func loadsOnceWhenEveryLevelMissed() async throws {
+    let lower = ProbeLevel<String>(.held)
+    let loader = AsyncOrigin()
+    let memory = MemoryCacheLevel<String, String>()
+    let cache = memory >>> lower
+    let callers = (0..<50).map { _ in cache.get("k", orLoad: loader.load) as Future<String> }
+    #expect(await eventually { lower.gets == ["k"] })
+    #expect(loader.calls == 0)
+    for request in lower.open {
+      lower.complete(request.number, with: .error(FetchError.valueNotInCache))
+    }
+    for caller in callers { #expect(try await caller.value == "k from origin") }
+    #expect(lower.gets == ["k"])
+    #expect(loader.calls == 1)
+    #expect(try await memory.get("k") == "k from origin")
+  }
+
+  @Test(
+    "transformed and conditioned levels share one pass too",
+    arguments: ["keys", "values", "condition", "post-process"])
+  func sharesThroughCombinators(combinator: String) async throws {
+    let lower = ProbeLevel<String>(.held)
+    let loader = AsyncOrigin()
+    let cache: BasicCache<String, String>
+    switch combinator {
+    case "keys": cache = ({ (key: String) in Future(key) } =>> lower).normalize()
+    case "values":
+      cache = lower.transformValues(
+        TwoWayTransformationBox<String, String>(
+          transform: { Future($0) }, inverseTransform: { Future($0) })
+      ).normalize()
+    case "condition": cache = ({ (_: String) in Future(true) } <?> lower).normalize()
+    default:
+      cache = lower.postProcess(OneWayTransformationBox<String, String> { Future($0) })
+        .normalize()
+    }
+    let callers = (0..<20).map { _ in cache.get("k", orLoad: loader.load) as Future<String> }
+    #expect(await eventually { lower.gets.count == 1 })
+    lower.completeAll()
+    for caller in callers { #expect(try await caller.value == "k#0") }
+    #expect(lower.gets == ["k"])
+    #expect(loader.calls == 0)
+  }
+
+  @Test("when every caller cancels during the levels' gets, the pass is cancelled")
+  func cancellingThePassDuringGets() async throws {
+    let lower = ProbeLevel<String>(.held)
+    let loader = AsyncOrigin()
+    let cache = MemoryCacheLevel<String, String>() >>> lower
+    let first: Future<String> = cache.get("k", orLoad: loader.load)
+    let second: Future<String> = cache.get("k", orLoad: loader.load)
+    #expect(await eventually { lower.gets.count == 1 })
+    first.cancel()
+    #expect(lower.cancelled.isEmpty)
+    second.cancel()
+    #expect(await eventually { lower.cancelled.count == 1 })
+    #expect(loader.calls == 0)
+  }
 }

@@ -57,6 +57,10 @@ import Foundation
 ///   responses.set(token, forKey: "token", expiry: .at(tokenExpiryDate)) // its own
 ///   let entry = try await responses.entry(forKey: url).value            // + storedAt, expiresAt
 ///   ```
+/// - Permissions: the level's files are `0600` (readable and writable by their owner
+///   only), whatever the folder. A folder the level creates, its default one
+///   included, is `0700`; a folder that exists keeps its own mode, so a folder shared
+///   on purpose stays shared.
 ///
 /// The `FileManager` given to the initializer is `Sendable` (on Linux too) and
 /// is kept as is; it only creates and lists the folder, while reads and writes
@@ -740,7 +744,8 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   private func createDirectory() throws {
     do {
       try fileManager.createDirectory(
-        atPath: path, withIntermediateDirectories: true, attributes: nil)
+        atPath: path, withIntermediateDirectories: true,
+        attributes: [.posixPermissions: DiskCacheLevelFiles.folderMode])
     } catch {
       state.withLock { $0.directoryReady = false }
       throw DiskCacheLevelError.couldNotCreateDirectory(
@@ -849,8 +854,11 @@ extension DiskCacheLevel where Value == Data {
   /// Creates a level that stores `Data` byte for byte in the folder at `path`.
   ///
   /// - Parameters:
-  ///   - path: the folder of the level, created when missing. Defaults to
-  ///     `com.carlos.default` in the user's cache folder.
+  ///   - path: the folder of the level. Defaults to a folder of this program's own,
+  ///     `carlos` in a folder named after the executable in the user's cache folder
+  ///     (`~/.cache/<executable>/carlos`, or under `$XDG_CACHE_HOME`), so two programs
+  ///     never share values by accident. A folder the level creates is `0700` (owner
+  ///     only); an existing folder keeps its mode.
   ///   - capacity: the most bytes the level's files may take together (100 MB by default).
   ///   - fileManager: creates and lists the folder.
   ///   - expiration: how long values stay valid when `set` is given no expiry
@@ -874,8 +882,11 @@ extension DiskCacheLevel where Value: Codable {
   /// byte) in the folder at `path`.
   ///
   /// - Parameters:
-  ///   - path: the folder of the level, created when missing. Defaults to
-  ///     `com.carlos.default` in the user's cache folder.
+  ///   - path: the folder of the level. Defaults to a folder of this program's own,
+  ///     `carlos` in a folder named after the executable in the user's cache folder
+  ///     (`~/.cache/<executable>/carlos`, or under `$XDG_CACHE_HOME`), so two programs
+  ///     never share values by accident. A folder the level creates is `0700` (owner
+  ///     only); an existing folder keeps its mode.
   ///   - capacity: the most bytes the level's files may take together (100 MB by default).
   ///   - fileManager: creates and lists the folder.
   ///   - expiration: how long values stay valid when `set` is given no expiry
@@ -900,13 +911,22 @@ extension DiskCacheLevel where Value: Codable {
 /// across restarts has about this resolution; within a process it is exact.
 private let recencyTouchInterval: Int64 = 10_000_000
 
-/// The default folder of a ``DiskCacheLevel``: `com.carlos.default` inside the
-/// user's cache folder (`~/.cache` on Linux), or the temporary folder when there is none.
+/// The default folder of a ``DiskCacheLevel``: `carlos` in a folder named after the
+/// running executable, in the user's cache folder (`$XDG_CACHE_HOME` or `~/.cache` on
+/// Linux), or in the temporary folder when there is none.
 @usableFromInline
 func defaultDiskCachePath() -> String {
   let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
   let base = caches ?? FileManager.default.temporaryDirectory
-  return base.appendingPathComponent("com.carlos.default", isDirectory: true).path
+  return defaultDiskCachePath(in: base.path, program: ProcessInfo.processInfo.processName)
+}
+
+/// The default folder of a level of `program` inside the cache folder `base`.
+func defaultDiskCachePath(in base: String, program: String) -> String {
+  let folder = DiskCacheLevelFiles.folderName(forProgram: program)
+  return URL(fileURLWithPath: base, isDirectory: true)
+    .appendingPathComponent(folder, isDirectory: true)
+    .appendingPathComponent("carlos", isDirectory: true).path
 }
 
 /// When a value read from a file was stored and when it expires, in

@@ -1,4 +1,12 @@
-/// How a ``DiskCacheLevel`` names the files it owns in its folder.
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// How a ``DiskCacheLevel`` names the files it owns in its folder, and their modes.
 ///
 /// Cache files are `<stem>.cache`, the stem being 1 to 64 lowercase hex digits
 /// (normally 32: the first 128 bits of the key's SHA-256). Temporary files are
@@ -9,6 +17,11 @@ package enum DiskCacheLevelFiles {
   package static let cacheSuffix = ".cache"
   /// The start of temporary files' names.
   package static let temporaryMarker = ".tmp-"
+  /// The mode of every file the level writes: read and write for the owner only.
+  static let fileMode: mode_t = 0o600
+  /// The mode of a folder the level creates: the owner only.
+  static let folderMode: Int = 0o700
+
   /// A temporary file this old is abandoned even when its process seems alive
   /// (process ids are reused), in nanoseconds: one hour.
   static let abandonedAge: Int64 = 3_600 * 1_000_000_000
@@ -38,5 +51,21 @@ package enum DiskCacheLevelFiles {
     guard let first = fields.first, let process = Int32(first) else { return false }
     if process == DiskFile.currentProcess { return false }
     return !DiskFile.processExists(process)
+  }
+
+  /// The name of the folder, in the user's cache folder, that holds the default
+  /// folders of `program`'s levels: the program's name with every character other
+  /// than ASCII letters, digits, `-`, `_` and `.` replaced by `_`, without leading
+  /// dots, at most 100 characters; `program` when nothing is left.
+  static func folderName(forProgram program: String) -> String {
+    let allowed = program.unicodeScalars.prefix(100).map { scalar -> Character in
+      let ascii = scalar.isASCII ? UInt8(scalar.value) : 0
+      let keep =
+        (0x30...0x39).contains(ascii) || (0x41...0x5A).contains(ascii)
+        || (0x61...0x7A).contains(ascii) || ascii == 0x2D || ascii == 0x5F || ascii == 0x2E
+      return keep ? Character(scalar) : "_"
+    }
+    let name = String(allowed.drop { $0 == "." })
+    return name.isEmpty ? "program" : name
   }
 }

@@ -192,7 +192,7 @@ enum DiskFile {
     path: String
   ) -> (path: String, errno: Int32)? {
     let descriptor = temporaryPath.withCString {
-      open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+      open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, DiskCacheLevelFiles.fileMode)
     }
     guard descriptor >= 0 else { return (temporaryPath, errno) }
     let writeError: Int32? = prefix.withUnsafeBytes { head in
