@@ -1,5 +1,6 @@
 import Carlos
 import Foundation
+import Synchronization
 
 /// A store written with async/await, as a level.
 private actor ProfileStore: AsyncCacheLevel {
@@ -47,13 +48,31 @@ extension Example {
       print("a failing origin throws: \(error)")
     }
 
-    // One load per key for concurrent callers, and the loaded value is stored.
+    // Concurrent callers of one key share one get and one load; the loaded value is stored.
     let sessions = MemoryCacheLevel<String, String>()
     async let a = sessions.get(
       "s1", orLoad: { key in Loaded("token for \(key)", expiry: .after(.seconds(60))) })
     async let b = sessions.get(
       "s1", orLoad: { key in Loaded("token for \(key)", expiry: .after(.seconds(60))) })
     print("get-or-load, two callers: \(try await [a, b])")
+
+    // Through a pipeline, 50 concurrent callers of one key share one pass: the origin
+    // (a level here) is asked once, and the loader is not needed.
+    let originCalls = Mutex(0)
+    let countedOrigin = { @Sendable (id: String) async throws -> String in
+      originCalls.withLock { $0 += 1 }
+      return try await loadProfile(id)
+    }
+    let pipeline = MemoryCacheLevel<String, String>() >>> countedOrigin
+    let answers = try await withThrowingTaskGroup(of: String.self) { group in
+      for _ in 0..<50 {
+        group.addTask { try await pipeline.get("7", orLoad: { key in "loaded \(key)" }) }
+      }
+      return try await group.reduce(into: [String]()) { $0.append($1) }
+    }
+    print(
+      "50 callers through memory >>> origin: \(Set(answers)), origin asked \(originCalls.withLock { $0 }) time(s)"
+    )
 
     // Observations as an AsyncSequence: the loop ends when the level goes away.
     var observed: MemoryCacheLevel<String, String>? = MemoryCacheLevel()

@@ -1,5 +1,6 @@
 import Carlos
 import Foundation
+import Synchronization
 
 extension Example {
   static let diskLevel: Example = Example(
@@ -44,10 +45,19 @@ extension Example {
     let alice = try await settings.get("alice").value
     print("Codable value: theme \(alice.theme), font size \(alice.fontSize)")
 
-    // A damaged file is a miss, never a wrong value.
+    // A damaged file is a miss, never a wrong value. The level removes the file and logs
+    // a warning; this example damages it on purpose, so it shows the warning here, in its
+    // own output, rather than on standard error.
     let name = try FileManager.default.contentsOfDirectory(atPath: folder + "/settings")[0]
     try Data("garbage".utf8).write(to: URL(fileURLWithPath: folder + "/settings/" + name))
+    let warnings = Mutex<[String]>([])
+    let standardOutput = CarlosLogger.output
+    CarlosLogger.output = { message, level in
+      warnings.withLock { $0.append("\(level): \(message)") }
+    }
     print("after damaging its file: \(await outcome(settings.get("alice")))")
+    CarlosLogger.output = standardOutput
+    for warning in warnings.withLock({ $0 }) { print("the level logged, as expected: \(warning)") }
 
     // Levels compose: the disk level's types are inferred from the level above it.
     let cache = IdentityLevel<URL, Data>() >>> DiskCacheLevel(path: folder + "/composed")

@@ -34,7 +34,11 @@ extension Example {
     let monitor = MemoryPressureMonitor(threshold: 0.9) { pretend.read() }
     let listening = cache.listenToMemoryWarnings()
     print("a monitor warns once when usage crosses 90%, and again only after it fell below:")
+    // The monitor also logs each warning; shown here, in this example's output.
+    let standardOutput = CarlosLogger.output
+    CarlosLogger.output = { message, level in print("  the monitor logged: \(level): \(message)") }
     for _ in 1...5 { monitor.check() }
+    CarlosLogger.output = standardOutput
     unsubscribeToMemoryWarnings(listening)
     print("(call monitor.start() to have it read memory every few seconds by itself)")
 

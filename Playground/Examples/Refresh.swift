@@ -31,7 +31,10 @@ extension Example {
       from: BasicFetcher<String, String> { _ in Future(FetchError.valueNotInCache) },
       after: .seconds(1), clock: clock)
     clock.advance(by: .seconds(5))
+    let standardOutput = CarlosLogger.output  // the warning, shown in this example's output
+    CarlosLogger.output = { message, level in print("  the level logged: \(level): \(message)") }
     print(
       "with the origin down, the old value is still served: \(await outcome(broken.get("price")))")
+    CarlosLogger.output = standardOutput
   }
 }

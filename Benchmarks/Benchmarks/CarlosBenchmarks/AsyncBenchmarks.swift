@@ -67,4 +67,25 @@ func asyncBenchmarks() {
   } setup: {
     filledMemoryLevel()
   }
+
+  // Get-or-load on a pipeline whose first level hits: one shared pass per key (a
+  // table of passes in flight) against the plain get it wraps.
+  Benchmark("async.getOrLoad · baseline (memory >>> origin).get(k)+onSuccess, hit") {
+    benchmark, level in
+    for i in benchmark.scaledIterations {
+      level.get(Fixtures.key(i)).onSuccess { blackHole($0) }
+    }
+  } setup: { () -> BasicCache<String, Data> in
+    filledMemoryLevel() >>> asyncOrigin
+  }
+
+  Benchmark("async.getOrLoad · Carlos (memory >>> origin).get(k, orLoad:)+onSuccess, hit") {
+    benchmark, level in
+    for i in benchmark.scaledIterations {
+      let request: Future<Data> = level.get(Fixtures.key(i), orLoad: asyncOrigin)
+      request.onSuccess { blackHole($0) }
+    }
+  } setup: { () -> BasicCache<String, Data> in
+    filledMemoryLevel() >>> asyncOrigin
+  }
 }

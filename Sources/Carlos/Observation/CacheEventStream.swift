@@ -1,14 +1,18 @@
 extension ObservableCacheLevel {
-  /// The level's events as an `AsyncSequence`, from now on.
+  /// The level's events as an `AsyncSequence`, counted from this call.
   ///
+  /// The observation starts when `events()` returns, not when iteration starts: call
+  /// it before the task that consumes it, so that no event in between is missed.
   /// The sequence ends when the consuming task is cancelled (the observation stops)
   /// or when the level is released. Events are buffered for a slow consumer as
   /// `bufferingPolicy` says (by default, all of them).
   ///
   /// ```swift
-  /// for await event in memory.events() {
-  ///   print(event)
-  /// }
+  /// let events = memory.events()  // counts from here
+  /// let watcher = Task { for await event in events.prefix(2) { print(event) } }
+  /// try await memory.set(value, forKey: "greeting")
+  /// try await memory.remove("greeting")
+  /// await watcher.value  // after the two events
   /// ```
   public func events(
     bufferingPolicy: AsyncStream<CacheEvent<KeyType>>.Continuation.BufferingPolicy = .unbounded
@@ -17,7 +21,8 @@ extension ObservableCacheLevel {
   }
 
   /// The events about `key` (and the clears and memory warnings, which concern every
-  /// key) as an `AsyncSequence`; it ends like ``events(bufferingPolicy:)``.
+  /// key) as an `AsyncSequence`, counted from this call; it ends like
+  /// ``events(bufferingPolicy:)``.
   public func events(
     forKey key: KeyType,
     bufferingPolicy: AsyncStream<CacheEvent<KeyType>>.Continuation.BufferingPolicy = .unbounded

@@ -1,7 +1,7 @@
 import Carlos
 import Testing
 
-@Suite("Capping requests")
+@Suite("Capping requests", .recordingLog)
 struct CapRequestsTests {
   @Test(
     "10,000 requests from 8 threads never run more than n inner gets at once",

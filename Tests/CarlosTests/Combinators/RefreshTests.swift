@@ -29,7 +29,7 @@ final class HeldLevel: Fetcher {
   }
 }
 
-@Suite("Refresh")
+@Suite("Refresh", .recordingLog)
 struct RefreshTests {
   let clock = ManualClock()
 

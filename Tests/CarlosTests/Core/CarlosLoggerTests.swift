@@ -1,7 +1,7 @@
 import Carlos
 import Testing
 
-@Suite("CarlosLogger", .serialized)
+@Suite("CarlosLogger", .serialized, .recordingLog)
 struct CarlosLoggerTests {
   @Test("output is replaceable and receives message and level")
   func replaceableOutput() {

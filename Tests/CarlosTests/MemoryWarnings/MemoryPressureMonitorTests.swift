@@ -2,7 +2,7 @@ import Carlos
 import Foundation
 import Testing
 
-@Suite("Memory pressure monitor")
+@Suite("Memory pressure monitor", .recordingLog)
 struct MemoryPressureMonitorTests {
   /// Readings handed out one by one, then `nil`.
   final class ScriptedReadings: Sendable {

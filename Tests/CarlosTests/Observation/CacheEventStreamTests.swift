@@ -16,6 +16,24 @@ struct CacheEventStreamTests {
     #expect(await iterator.next() == .removed("a"))
   }
 
+  @Test(
+    "events counted from the call: a task that consumes them later misses none (20 trials)",
+    .timeLimit(.minutes(1)))
+  func countsFromTheCall() async throws {
+    for trial in 0..<20 {
+      let memory = MemoryCacheLevel<String, String>()
+      let events = memory.events()  // the documented pattern: subscribe, then start the task
+      let watcher = Task {
+        var received: [CacheEvent<String>] = []
+        for await event in events.prefix(2) { received.append(event) }
+        return received
+      }
+      try await memory.set("v", forKey: "k\(trial)")
+      try await memory.remove("k\(trial)")
+      #expect(await watcher.value == [.set("k\(trial)"), .removed("k\(trial)")])
+    }
+  }
+
   @Test("events(forKey:) yields only that key's events")
   func oneKey() async throws {
     let memory = MemoryCacheLevel<String, String>()

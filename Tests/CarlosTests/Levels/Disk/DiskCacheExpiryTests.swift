@@ -7,7 +7,7 @@ private func cacheFileName(_ key: String) -> String {
   DiskCacheHooks.sha256Stem(Array(key.utf8)) + DiskCacheLevelFiles.cacheSuffix
 }
 
-@Suite("DiskCacheLevel expiry")
+@Suite("DiskCacheLevel expiry", .recordingLog)
 struct DiskCacheExpiryTests {
   private let start = Date(timeIntervalSince1970: 1_700_000_000)
 

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Carlos
 
-@Suite("DiskCacheLevel folders and permissions")
+@Suite("DiskCacheLevel folders and permissions", .recordingLog)
 struct DiskCacheFolderTests {
   /// The permission bits of what is at `path`.
   private func mode(_ path: String) throws -> Int {

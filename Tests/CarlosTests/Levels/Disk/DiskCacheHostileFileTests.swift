@@ -11,7 +11,7 @@ import Testing
 
 /// What a level does with things in its folder that are not its own cache files:
 /// FIFOs, symbolic links, directories and files of the wrong size.
-@Suite("DiskCacheLevel: hostile files in the folder")
+@Suite("DiskCacheLevel: hostile files in the folder", .recordingLog)
 struct DiskCacheHostileFileTests {
   /// The name of `key`'s cache file.
   private func fileName(_ key: String) -> String {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The index is internal; it is tested through the level's view of it.
-@Suite("DiskCacheLevel index")
+@Suite("DiskCacheLevel index", .recordingLog)
 struct DiskCacheIndexTests {
   @Test("Reads and writes move files to the most recent end; scans put old files first")
   func recencyOrder() async throws {

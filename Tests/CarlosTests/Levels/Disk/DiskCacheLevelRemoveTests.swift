@@ -2,7 +2,7 @@ import Carlos
 import Foundation
 import Testing
 
-@Suite("DiskCacheLevel remove")
+@Suite("DiskCacheLevel remove", .recordingLog)
 struct DiskCacheLevelRemoveTests {
   private func fileName(_ key: String) -> String {
     DiskCacheHooks.sha256Stem(Array(key.utf8)) + DiskCacheLevelFiles.cacheSuffix

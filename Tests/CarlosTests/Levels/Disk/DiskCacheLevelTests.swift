@@ -14,7 +14,7 @@ private struct Profile: Codable, Equatable, Sendable {
   var tags: [String]
 }
 
-@Suite("DiskCacheLevel")
+@Suite("DiskCacheLevel", .recordingLog)
 struct DiskCacheLevelTests {
   // MARK: - Values
 
