@@ -155,10 +155,10 @@ where Upper: TimedCacheLevel, Lower: TimedCacheLevel {
   }
 }
 
-extension InsertingComposition: LoadIdentified {
-  /// The plain composition's identity: copies of the composition share loads in
+extension InsertingComposition {
+  /// The plain composition's identity: copies of the composition share passes in
   /// `get(_:orLoad:)`, as copies of a composed ``BasicCache`` do.
-  var identity: ObjectIdentifier { composed.identity }
+  public var _loadIdentity: ObjectIdentifier? { composed._loadIdentity }
 }
 
 extension WriteVersions {

@@ -156,8 +156,9 @@ extension BasicCache {
   }
 }
 
-extension BasicCache: LoadIdentified {
-  var identity: ObjectIdentifier { ObjectIdentifier(identityObject) }
+extension BasicCache {
+  /// The identity every copy of this cache shares, for ``CacheLevel/get(_:orLoad:)``.
+  public var _loadIdentity: ObjectIdentifier? { ObjectIdentifier(identityObject) }
 }
 
 /// An object whose only use is its identity.

@@ -66,11 +66,20 @@ public protocol CacheLevel<KeyType, OutputType>: Sendable {
 
   /// Tells the level that memory is short, so it can drop what it holds in memory.
   func onMemoryWarning()
+
+  /// What makes copies of this level one level for ``get(_:orLoad:)``, whose
+  /// concurrent callers of one key share a pass: the object of a class, the shared
+  /// identity of a combinator's result; `nil` for a value type of your own (its
+  /// callers do not share). An implementation detail: keep the default.
+  var _loadIdentity: ObjectIdentifier? { get }
 }
 
 extension CacheLevel {
   /// The level's type name without generic arguments.
   public var levelName: String { Self.unnamedSource }
+
+  /// `nil`: callers of a value type's ``get(_:orLoad:)`` do not share passes.
+  public var _loadIdentity: ObjectIdentifier? { nil }
 
   /// Fails with ``FetchError/removeNotSupported`` and removes nothing: a level
   /// written before `remove(_:)` existed (Carlos 0.x) keeps compiling and says
@@ -134,4 +143,9 @@ extension Fetcher {
 
   /// Does nothing: a fetcher holds nothing in memory.
   public func onMemoryWarning() {}
+}
+
+extension CacheLevel where Self: AnyObject {
+  /// The object: every reference to it is one level for ``get(_:orLoad:)``.
+  public var _loadIdentity: ObjectIdentifier? { ObjectIdentifier(self) }
 }

@@ -21,32 +21,51 @@ extension CacheLevel where KeyType: Hashable {
   ///   Loaded(try await api.profile(key), expiry: .after(.seconds(60)))
   /// })
   /// ```
+  @inlinable
   public func get(
     _ key: KeyType, orLoad loader: @escaping @Sendable (KeyType) -> Future<Loaded<OutputType>>
   ) -> Future<OutputType> {
-    guard let identity = loadIdentity else { return pass(key, loader) }
-    let loads = InFlightLoads.all
-    let id = InFlightLoads.ID(level: identity, key: AnyHashable(key))
-    let (load, shared, isNew): (InFlightLoads.Load, Promise<OutputType>, Bool) = loads.join(id)
-    if isNew {
+    guard let identity = _loadIdentity else { return pass(key, loader) }
+    let passes = InFlightLoads.all
+    let id = InFlightLoads.ID(level: identity, key: key)
+    let role: InFlightLoads.Role<OutputType> = passes.join(id)
+    switch role {
+    case .joined(let number, let shared):
+      return follow(shared, leaving: { passes.leave(id, number) })
+    case .first(let number):
       let pass = pass(key, loader)
+      if let result = pass.result {
+        // Ended at once (a hit in a level that answers synchronously): its future is
+        // this caller's, and callers that joined meanwhile get its result.
+        let shared: Promise<OutputType>? = passes.finish(id, number)
+        shared?.complete(result)
+        return pass
+      }
+      guard let shared: Promise<OutputType> = passes.shared(id, number) else { return pass }
       shared.onCancel { pass.cancel() }
       pass.onCompletion { result in
-        loads.finish(id, load)
+        let _: Promise<OutputType>? = passes.finish(id, number)
         shared.complete(result)
       }
-      // A pass that ended at once (a hit in a level that answers synchronously) has
-      // nobody to share with: its future is the caller's.
-      if shared.future.result != nil { return shared.future }
+      return follow(shared, leaving: { passes.leave(id, number) })
     }
+  }
+
+  /// A future of the caller's own that follows `shared`: cancelling it leaves the
+  /// pass, and cancels `shared` when `leave` says it was the last caller.
+  @inlinable
+  func follow(_ shared: Promise<OutputType>, leaving leave: @escaping @Sendable () -> Bool)
+    -> Future<OutputType>
+  {
     let caller = Promise<OutputType>()
     shared.future.onCompletion { caller.complete($0) }
-    caller.onCancel { if loads.leave(id, load) { shared.cancel() } }
+    caller.onCancel { if leave() { shared.cancel() } }
     return caller.future
   }
 
   /// `get(_:orLoad:)` with a loader whose values are stored under the level's own
   /// expiration policy.
+  @inlinable
   public func get(
     _ key: KeyType, orLoad loader: @escaping @Sendable (KeyType) -> Future<OutputType>
   ) -> Future<OutputType> {
@@ -55,6 +74,7 @@ extension CacheLevel where KeyType: Hashable {
 
   /// `get(_:orLoad:)` with an async loader, started at once on the calling thread of
   /// the first miss; cancelling the load cancels its task.
+  @inlinable
   public func get(
     _ key: KeyType, orLoad loader: @escaping @Sendable (KeyType) async throws -> OutputType
   ) -> Future<OutputType> {
@@ -62,6 +82,7 @@ extension CacheLevel where KeyType: Hashable {
   }
 
   /// `get(_:orLoad:)` with an async loader that also says how long its value may be kept.
+  @inlinable
   public func get(
     _ key: KeyType, orLoad loader: @escaping @Sendable (KeyType) async throws -> Loaded<OutputType>
   ) -> Future<OutputType> {
@@ -70,6 +91,7 @@ extension CacheLevel where KeyType: Hashable {
 
   /// The async form of `get(_:orLoad:)`: the value stored or loaded; cancelling the
   /// awaiting task cancels this caller's wait.
+  @inlinable
   public func get(
     _ key: KeyType, orLoad loader: @escaping @Sendable (KeyType) async throws -> OutputType
   ) async throws -> OutputType {
@@ -79,6 +101,7 @@ extension CacheLevel where KeyType: Hashable {
 
   /// The async form of `get(_:orLoad:)` with a loader that says how long its value
   /// may be kept.
+  @inlinable
   public func get(
     _ key: KeyType, orLoad loader: @escaping @Sendable (KeyType) async throws -> Loaded<OutputType>
   ) async throws -> OutputType {
@@ -88,7 +111,8 @@ extension CacheLevel where KeyType: Hashable {
 
   /// One pass through this cache for `key`: its get, then on a miss `loader`, whose
   /// value is stored.
-  private func pass(
+  @inlinable
+  func pass(
     _ key: KeyType, _ loader: @escaping @Sendable (KeyType) -> Future<Loaded<OutputType>>
   ) -> Future<OutputType> {
     let found: Future<OutputType> = get(key)
@@ -109,7 +133,8 @@ extension CacheLevel where KeyType: Hashable {
   }
 
   /// Stores a successful load, then reports the caller's outcome to `done`.
-  private func store(
+  @inlinable
+  func store(
     _ result: FutureResult<Loaded<OutputType>>, key: KeyType,
     then done: @escaping @Sendable (FutureResult<OutputType>) -> Void
   ) {
@@ -133,18 +158,4 @@ extension CacheLevel where KeyType: Hashable {
     case .cancelled: done(.cancelled)
     }
   }
-
-  /// What tells this level apart from others for sharing loads: its object for a
-  /// class, the shared identity of a ``BasicCache``; `nil` for other value types.
-  var loadIdentity: ObjectIdentifier? {
-    if let identified = self as? any LoadIdentified { return identified.identity }
-    if Self.self is AnyClass { return ObjectIdentifier(self as AnyObject) }
-    return nil
-  }
-}
-
-/// A level value whose copies are one level for sharing loads.
-protocol LoadIdentified {
-  /// The identity its copies share.
-  var identity: ObjectIdentifier { get }
 }

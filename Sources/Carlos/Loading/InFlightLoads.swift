@@ -1,72 +1,150 @@
-/// The loads of `get(_:orLoad:)` in flight, by level and key, so that concurrent
-/// callers of one level share one load.
+/// The passes of `get(_:orLoad:)` in flight, by level and key, so that concurrent
+/// callers of one level share one pass.
 ///
-/// An entry lives from the first caller's miss until its load completes or every
-/// caller has cancelled; the level it names is alive all that time (the load holds
-/// it), so its identity cannot be reused meanwhile.
+/// An entry lives from the first caller's call until its pass completes or every
+/// caller has cancelled; the level it names is alive all that time (the pass holds
+/// it), so its identity cannot be reused meanwhile. A pass that completes at once (a
+/// hit in a level that answers synchronously) allocates nothing here: the promise
+/// that later callers follow is made only when a second caller joins, or when the
+/// pass turns out to take time.
+@usableFromInline
 final class InFlightLoads: Sendable {
   /// A level and one of its keys.
+  @usableFromInline
   struct ID: Hashable, @unchecked Sendable {
-    // Unchecked: `key` boxes a `Sendable` key; `AnyHashable` does not say so.
-    let level: ObjectIdentifier
-    let key: AnyHashable
-  }
+    // Unchecked: `key` holds a `Sendable` key; `any Hashable` does not say so.
+    @usableFromInline let level: ObjectIdentifier
+    @usableFromInline let key: any Hashable
+    /// The hash of `level` and `key`, computed once: it picks the shard, and the
+    /// table hashes it rather than the key again.
+    @usableFromInline let hash: Int
 
-  /// One load: the promise every caller's future follows, and how many callers
-  /// still wait for it (guarded by the shard's lock).
-  final class Load: @unchecked Sendable {
-    // Unchecked: `waiting` is read and written only under the lock of the shard
-    // that holds the load; `promise` is an immutable `Sendable` reference.
-    let promise: any Sendable
-    var waiting = 1
-    init(promise: any Sendable) { self.promise = promise }
-  }
+    @inlinable
+    init<Key: Hashable>(level: ObjectIdentifier, key: Key) {
+      var hasher = Hasher()
+      hasher.combine(level)
+      hasher.combine(key)
+      self.level = level
+      self.key = key
+      self.hash = hasher.finalize()
+    }
 
-  /// The loads in flight of every level (an internal table, not a shared cache).
-  static let all = InFlightLoads()
+    @usableFromInline
+    static func == (lhs: ID, rhs: ID) -> Bool {
+      lhs.hash == rhs.hash && lhs.level == rhs.level && lhs.key.isEqual(to: rhs.key)
+    }
 
-  /// A part of the table with its own lock.
-  private final class Shard: Sendable {
-    let loads = Lock<[ID: Load]>([:])
-  }
-
-  private let shards: [Shard] = (0..<32).map { _ in Shard() }
-
-  private func shard(_ id: ID) -> Shard {
-    shards[Int(UInt(bitPattern: id.hashValue) % UInt(shards.count))]
-  }
-
-  /// Joins the load in flight for `id`, or registers a new one (`isNew`) whose
-  /// promise the caller must complete.
-  func join<Value: Sendable>(_ id: ID) -> (load: Load, promise: Promise<Value>, isNew: Bool) {
-    shard(id).loads.withLock { loads in
-      if let load = loads[id], let promise = load.promise as? Promise<Value> {
-        load.waiting += 1
-        return (load, promise, false)
-      }
-      let promise = Promise<Value>()
-      let load = Load(promise: promise)
-      loads[id] = load
-      return (load, promise, true)
+    @usableFromInline
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(hash)
     }
   }
 
-  /// One caller of `load` stopped waiting. Returns true when it was the last one:
-  /// the load is forgotten and the caller must cancel it.
-  func leave(_ id: ID, _ load: Load) -> Bool {
-    shard(id).loads.withLock { loads in
-      guard loads[id] === load else { return false }
-      load.waiting -= 1
-      guard load.waiting == 0 else { return false }
-      loads[id] = nil
+  /// One pass in flight (kept under its shard's lock).
+  @usableFromInline
+  struct Pass: @unchecked Sendable {
+    // Unchecked: `shared` holds a `Promise`, which is `Sendable`.
+    /// Tells this pass from a later one of the same level and key.
+    @usableFromInline let number: UInt64
+    /// The promise every caller but a first one answered at once follows, once made.
+    @usableFromInline var shared: (any Sendable)?
+    /// The callers still waiting for the pass.
+    @usableFromInline var waiting = 1
+
+    @inlinable
+    init(number: UInt64) { self.number = number }
+  }
+
+  /// How a caller takes part in a pass.
+  @usableFromInline
+  enum Role<Value: Sendable> {
+    /// The first caller, who runs pass `number`.
+    case first(number: UInt64)
+    /// A later caller of pass `number`, who follows `shared`.
+    case joined(number: UInt64, shared: Promise<Value>)
+  }
+
+  /// The passes in flight of every level (an internal table, not a shared cache).
+  @usableFromInline static let all = InFlightLoads()
+
+  /// A part of the table with its own lock.
+  @usableFromInline
+  final class Shard: Sendable {
+    @usableFromInline let passes = Lock<(next: UInt64, passes: [ID: Pass])>((0, [:]))
+  }
+
+  @usableFromInline let shards: [Shard] = (0..<32).map { _ in Shard() }
+
+  @inlinable
+  func shard(_ id: ID) -> Shard {
+    shards[Int(UInt(bitPattern: id.hash) % UInt(shards.count))]
+  }
+
+  /// Joins the pass in flight for `id`, or registers a new one that the caller runs.
+  @inlinable
+  func join<Value: Sendable>(_ id: ID) -> Role<Value> {
+    shard(id).passes.withLock { table in
+      if var pass = table.passes[id] {
+        let shared = pass.shared as? Promise<Value> ?? Promise<Value>()
+        pass.shared = shared
+        pass.waiting += 1
+        table.passes[id] = pass
+        return .joined(number: pass.number, shared: shared)
+      }
+      table.next &+= 1
+      table.passes[id] = Pass(number: table.next)
+      return .first(number: table.next)
+    }
+  }
+
+  /// The promise of pass `number` that later callers follow, made now if needed; nil
+  /// when the pass is no longer in the table.
+  @inlinable
+  func shared<Value: Sendable>(_ id: ID, _ number: UInt64) -> Promise<Value>? {
+    shard(id).passes.withLock { table in
+      guard var pass = table.passes[id], pass.number == number else { return nil }
+      let shared = pass.shared as? Promise<Value> ?? Promise<Value>()
+      pass.shared = shared
+      table.passes[id] = pass
+      return shared
+    }
+  }
+
+  /// Forgets pass `number` of `id` as it completes, so the next call starts a new
+  /// one; returns the promise that later callers follow, if one was made.
+  @inlinable
+  func finish<Value: Sendable>(_ id: ID, _ number: UInt64) -> Promise<Value>? {
+    shard(id).passes.withLock { table in
+      guard let pass = table.passes.removeValue(forKey: id) else { return nil }
+      guard pass.number == number else {
+        table.passes[id] = pass  // a later pass: it stays
+        return nil
+      }
+      return pass.shared as? Promise<Value>
+    }
+  }
+
+  /// One caller of pass `number` stopped waiting. Returns true when it was the last
+  /// one: the pass is forgotten and the caller must cancel it.
+  @usableFromInline
+  func leave(_ id: ID, _ number: UInt64) -> Bool {
+    shard(id).passes.withLock { table in
+      guard var pass = table.passes[id], pass.number == number else { return false }
+      pass.waiting -= 1
+      guard pass.waiting == 0 else {
+        table.passes[id] = pass
+        return false
+      }
+      table.passes[id] = nil
       return true
     }
   }
+}
 
-  /// Forgets the load of `id` as it completes, so the next miss starts a new one.
-  func finish(_ id: ID, _ load: Load) {
-    shard(id).loads.withLock { loads in
-      if loads[id] === load { loads[id] = nil }
-    }
+extension Hashable {
+  /// Whether `other` is a value of this type equal to this one.
+  fileprivate func isEqual(to other: any Hashable) -> Bool {
+    guard let other = other as? Self else { return false }
+    return self == other
   }
 }
