@@ -20,11 +20,14 @@ configuration=${CONFIGURATION:-debug}
 swift build -c "$configuration" --package-path "$package" --scratch-path "$scratch" --product carlos-caching-proxy
 proxy_binary=$(swift build -c "$configuration" --package-path "$package" --scratch-path "$scratch" --show-bin-path)/carlos-caching-proxy
 
-(cd "$suite" && exec npm run --silent server) >/tmp/cache-tests-server.log 2>&1 &
+# What `npm run server` runs, started directly so that $! is the server itself.
+(cd "$suite" && npm_config_protocol=http npm_config_port=8000 \
+  npm_config_pidfile=/tmp/http-cache-test-server.pid exec node test-engine/server/server.mjs) \
+  >/tmp/cache-tests-server.log 2>&1 &
 origin=$!
 fifo=$(mktemp -u)
 mkfifo "$fifo"
-"$proxy_binary" --upstream http://127.0.0.1:8000 --port 0 >"$fifo" &
+"$proxy_binary" --upstream http://127.0.0.1:8000 --port 0 >"$fifo" 2>/tmp/cache-tests-proxy.log &
 proxy=$!
 trap 'kill $proxy $origin 2>/dev/null || true; rm -f "$fifo"' EXIT INT TERM
 read -r word port <"$fifo"

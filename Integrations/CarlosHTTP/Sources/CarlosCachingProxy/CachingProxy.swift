@@ -7,12 +7,15 @@ import Foundation
 /// (a shared cache obeying `CDN-Cache-Control`) on the chosen storage, in front
 /// of an ``HTTPFetcher`` in proxy mode (redirects passed on).
 public enum CachingProxy {
-  /// The HTTP client the proxy needs: it follows no redirect and decompresses nothing.
+  /// The HTTP client the proxy needs: it follows no redirect, decompresses
+  /// nothing, and closes idle upstream connections after 2 s, before a typical
+  /// origin's keep-alive timeout (Node.js: 5 s) could close one under a new request.
   public static func makeClient() -> HTTPClient {
     var configuration = HTTPClient.Configuration()
     configuration.redirectConfiguration = .disallow
     configuration.decompression = .disabled
     configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+    configuration.connectionPool.idleTimeout = .seconds(2)
     return HTTPClient(
       eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
   }

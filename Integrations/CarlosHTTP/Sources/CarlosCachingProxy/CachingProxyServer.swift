@@ -128,12 +128,16 @@ public final class CachingProxyServer: Sendable {
     var fields = HTTPHeaderFields(head.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
       .removingHopByHop()
     for name in ["Host", "Content-Length", "Expect"] { fields.remove(name: name) }
-    let request = HTTPRequestKey(url, method: head.method.rawValue, headers: fields, body: body)
+    // NIO names M-SEARCH `MSEARCH`; the origin must see the method the client sent.
+    let method = head.method == .MSEARCH ? "M-SEARCH" : head.method.rawValue
+    let request = HTTPRequestKey(url, method: method, headers: fields, body: body)
     do {
       return try await cache.get(request).value
     } catch HTTPFetcherError.timedOut, HTTPFetcherError.deadlineExceeded {
       return HTTPResponse(status: 504, headers: ["Content-Length": "0"])
     } catch {
+      // The error only: request targets are cache keys, which stay out of logs.
+      FileHandle.standardError.write(Data("carlos-caching-proxy: upstream failed: \(error)\n".utf8))
       return HTTPResponse(
         status: 502, headers: ["Content-Type": "text/plain"],
         body: Data("upstream failed: \(error)\n".utf8))

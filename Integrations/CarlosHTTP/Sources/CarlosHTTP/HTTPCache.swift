@@ -246,15 +246,23 @@ where
   }
 
   /// `stored` as served at `now` to `request`: with an `Age` field, without a
-  /// body for HEAD, and as a 304 when it satisfies the request's own
-  /// `If-None-Match` or `If-Modified-Since` (RFC 9111, section 4.3.2).
+  /// body for HEAD, as a 304 when it satisfies the request's own
+  /// `If-None-Match` or `If-Modified-Since` (RFC 9111, section 4.3.2), and as a
+  /// 206 when the request asks for one byte range of it.
   private func served(_ stored: HTTPCacheRecord, to request: HTTPRequestKey, at now: Date)
     -> HTTPResponse
   {
     var response = stored.response(at: now)
     if request.method == "HEAD" { response.body = Data() }
-    if HTTPConditionalRequest.isNotModified(response, for: request.headers) {
+    if HTTPConditionalRequest.isNotModified(
+      response, receivedAt: stored.responseTime, for: request.headers)
+    {
       return HTTPConditionalRequest.notModified(from: response)
+    }
+    if request.method == "GET",
+      let partial = HTTPRangeRequest.partial(response, for: request.headers)
+    {
+      return partial
     }
     return response
   }

@@ -78,15 +78,15 @@ public struct HTTPCachePolicy: Hashable, Sendable {
   static let safeMethods: Set<String> = ["GET", "HEAD", "OPTIONS", "TRACE"]
 
   /// The cache directives of `headers` that this cache obeys: the first targeted
-  /// field present, or else `Cache-Control`; `targeted` tells which.
+  /// field present and valid (a structured-field dictionary, see
+  /// ``TargetedCacheControl``), or else `Cache-Control`; `targeted` tells which.
   public func responseControl(_ headers: HTTPHeaderFields) -> (
     control: CacheControl, targeted: Bool
   ) {
     for name in targetedFields {
       let values = headers.values(for: name)
-      if !values.isEmpty {
-        let control = CacheControl(parsing: values)
-        if !control.directives.isEmpty { return (control, true) }
+      if !values.isEmpty, let control = TargetedCacheControl.parse(values) {
+        return (control, true)
       }
     }
     return (CacheControl(parsing: headers.values(for: "Cache-Control")), false)

@@ -12,8 +12,10 @@ enum HTTPConditionalRequest {
   /// Whether the stored 2xx `response` satisfies the request's `If-None-Match`
   /// (weak comparison, `*` matches any) or, when the request has none, its
   /// `If-Modified-Since` (the response was not modified since: its
-  /// `Last-Modified`, or else its `Date`, is not later).
-  static func isNotModified(_ response: HTTPResponse, for request: HTTPHeaderFields) -> Bool {
+  /// `Last-Modified`, or else its `Date`, or else `receivedAt`, is not later).
+  static func isNotModified(
+    _ response: HTTPResponse, receivedAt: Date, for request: HTTPHeaderFields
+  ) -> Bool {
     guard (200..<300).contains(response.status) else { return false }
     let noneMatch = request.values(for: "If-None-Match")
     if !noneMatch.isEmpty {
@@ -26,10 +28,10 @@ enum HTTPConditionalRequest {
       }
       return members.contains { EntityTag(parsing: $0)?.matchesWeakly(stored) ?? false }
     }
-    guard let since = request["If-Modified-Since"].flatMap(HTTPDate.parse),
-      let modified = (response.headers["Last-Modified"] ?? response.headers["Date"])
-        .flatMap(HTTPDate.parse)
-    else { return false }
+    guard let since = request["If-Modified-Since"].flatMap(HTTPDate.parse) else { return false }
+    let modified =
+      response.headers["Last-Modified"].flatMap(HTTPDate.parse)
+      ?? response.headers["Date"].flatMap(HTTPDate.parse) ?? receivedAt
     return modified <= since
   }
 
