@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "CarlosHTTP", targets: ["CarlosHTTP"]),
     .executable(name: "carlos-http-benchmark", targets: ["CarlosHTTPBenchmark"]),
     .executable(name: "carlos-caching-proxy", targets: ["CarlosCachingProxyCommand"]),
+    .library(name: "CarlosCachingProxy", targets: ["CarlosCachingProxy"]),
   ],
   dependencies: [
     .package(path: "../.."),
