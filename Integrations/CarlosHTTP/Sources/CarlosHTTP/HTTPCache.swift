@@ -355,12 +355,16 @@ where
 
   /// Sends a request the cache does not answer; a non-error answer to an unsafe
   /// method invalidates the target URI and same-origin `Location` and
-  /// `Content-Location` (RFC 9111, section 4.4).
+  /// `Content-Location` (RFC 9111, section 4.4). A POST's answer that names the
+  /// target URI in `Content-Location` and has explicit freshness is then stored
+  /// as the URI's GET response (RFC 9110, section 9.3.3).
   private func passThrough(_ request: HTTPRequestKey) async throws -> HTTPResponse {
+    let requestTime = clock.now()
     let response: HTTPResponse = try await origin.get(request)
     guard !HTTPCachePolicy.safeMethods.contains(request.method),
       (200..<400).contains(response.status)
     else { return response }
+    let responseTime = clock.now()
     var targets = [request.url]
     for name in ["Location", "Content-Location"] {
       guard let value = response.headers[name],
@@ -370,6 +374,19 @@ where
       targets.append(target)
     }
     for target in targets { try? await invalidateAll(of: target) }
+    if request.method == "POST", let value = response.headers["Content-Location"],
+      let location = URL(string: value.trimmingWhitespace(), relativeTo: request.url),
+      HTTPCacheKey(url: location) == HTTPCacheKey(url: request.url),
+      HTTPFreshness.lifetime(
+        of: response.headers, shared: policy.isShared, responseTime: responseTime) != nil
+    {
+      let get = HTTPRequestKey(request.url, headers: request.headers)
+      if let record = policy.record(
+        for: response, to: get, requestTime: requestTime, responseTime: responseTime)
+      {
+        try? await store(record, for: get)
+      }
+    }
     return response
   }
 

@@ -73,4 +73,26 @@ struct HTTPCacheInvalidationTests {
       #expect(server.requests.count == 3)
     }
   }
+
+  @Test(
+    "A POST answer with explicit freshness and the target URI as Content-Location answers later GETs"
+  )
+  func postResponseStored() async throws {
+    try await withCache { request, index, now in
+      request.method == "POST"
+        ? .respond(
+          status: 200,
+          headers: [
+            ("Date", HTTPDate.format(now)), ("Cache-Control", "max-age=60"),
+            ("Content-Location", request.uri),
+          ], body: Data("posted #\(index)".utf8))
+        : dated("got #\(index)", now, [("Cache-Control", "max-age=60")])
+    } run: { server, cache, _, _ async throws in
+      let url = server.url("/p")
+      #expect(text(try await cache.response(for: HTTPRequestKey(url))) == "got #0")
+      _ = try await cache.response(for: HTTPRequestKey(url, method: "POST", body: Data("x".utf8)))
+      #expect(text(try await cache.response(for: HTTPRequestKey(url))) == "posted #1")
+      #expect(server.requests.count == 2)
+    }
+  }
 }

@@ -10,13 +10,19 @@ struct HTTPCacheStalenessTests {
   func staleWhileRevalidate() async throws {
     try await withCache { _, index, now in
       dated("#\(index)", now, [("Cache-Control", "max-age=10, stale-while-revalidate=60")])
-    } run: { server, cache, _, clock async throws in
+    } run: { server, cache, memory, clock async throws in
       let key = HTTPRequestKey(server.url("/swr"))
       _ = try await cache.response(for: key)
       clock.advance(by: .seconds(30))
       #expect(text(try await cache.response(for: key)) == "#0")
       #expect(await server.wait(upTo: .seconds(5)) { server.requests.count == 2 })
-      try await Task.sleep(for: .milliseconds(200))
+      var refreshed = false
+      for _ in 0..<500 where !refreshed {
+        let stored = try? await memory.entry(forKey: key.cacheKey).value.variants.first
+        refreshed = stored.map { text($0.response) == "#1" } ?? false
+        if !refreshed { try await Task.sleep(for: .milliseconds(10)) }
+      }
+      #expect(refreshed)
       #expect(text(try await cache.response(for: key)) == "#1")
       clock.advance(by: .seconds(100))
       #expect(text(try await cache.response(for: key)) == "#2")
