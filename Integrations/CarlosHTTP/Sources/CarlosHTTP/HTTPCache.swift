@@ -298,7 +298,40 @@ where
           for: response, to: request, requestTime: requestTime, responseTime: responseTime),
         for: request)
     }
+    if request.method == "HEAD" && response.status == 200 {
+      if let freshened = try? await freshenStoredGet(
+        with: response, for: request, requestTime: requestTime, responseTime: responseTime)
+      {
+        return freshened
+      }
+    }
     return response
+  }
+
+  /// Updates the stored GET response that `request` (a HEAD) selects with the
+  /// header fields of the 200 `head`, as a 304 would (RFC 9111, section 4.3.5),
+  /// when their validators and length agree; returns the updated response
+  /// without its body, or `nil` when nothing was updated.
+  private func freshenStoredGet(
+    with head: HTTPResponse, for request: HTTPRequestKey, requestTime: Date, responseTime: Date
+  ) async throws -> HTTPResponse? {
+    let get = HTTPRequestKey(request.url, headers: request.headers)
+    guard let stored = try await storedEntry(get.cacheKey)?.variant(matching: get.headers),
+      stored.response.status == 200
+    else { return nil }
+    for name in ["ETag", "Last-Modified", "Content-Length"] {
+      if let old = stored.response.headers[name], let new = head.headers[name], old != new {
+        return nil
+      }
+    }
+    guard
+      let record = policy.revalidated(
+        stored, with: head, to: get, requestTime: requestTime, responseTime: responseTime)
+    else { return nil }
+    try await store(record, for: get)
+    var served = record.response(at: responseTime)
+    served.body = Data()
+    return served
   }
 
   /// Asks the origin whether `stored` is still valid, with the cache's own

@@ -145,4 +145,33 @@ struct HTTPCacheServedResponseTests {
       #expect(server.requests.count == 1)
     }
   }
+
+  @Test(
+    "A 200 to a HEAD with the same validators updates the stored GET response's fields and freshness"
+  )
+  func headFreshensGet() async throws {
+    try await withCache { request, index, now in
+      request.method == "HEAD"
+        ? .respond(
+          status: 200,
+          headers: [
+            ("Date", HTTPDate.format(now)), ("Cache-Control", "max-age=600"), ("ETag", "\"g\""),
+            ("X-Version", "2"), ("Content-Length", "7"),
+          ], body: Data())
+        : dated(
+          "body #\(index)", now,
+          [("Cache-Control", "max-age=10"), ("ETag", "\"g\""), ("X-Version", "1")])
+    } run: { server, cache, _, clock async throws in
+      let url = server.url("/hf")
+      _ = try await cache.response(for: HTTPRequestKey(url))
+      clock.advance(by: .seconds(20))
+      let head = try await cache.response(for: HTTPRequestKey(url, method: "HEAD"))
+      #expect(head.headers["X-Version"] == "2")
+      #expect(head.body.isEmpty)
+      let get = try await cache.response(for: HTTPRequestKey(url))
+      #expect(text(get) == "body #0")
+      #expect(get.headers["X-Version"] == "2")
+      #expect(server.requests.count == 2)
+    }
+  }
 }
