@@ -100,6 +100,7 @@ where
         Task { _ = try? await self.revalidate(stored, for: request, control: requestControl) }
         return served(stored, to: request, at: now)
       case .validate:
+        if requestControl.contains("only-if-cached") { return Self.gatewayTimeout }
         if stored.hasValidators {
           return try await revalidate(stored, for: request, control: requestControl)
         }
@@ -115,9 +116,7 @@ where
         return served(stored, to: request, at: now)
       }
     }
-    if requestControl.contains("only-if-cached") {
-      return HTTPResponse(status: 504, headers: ["Content-Length": "0"])
-    }
+    if requestControl.contains("only-if-cached") { return Self.gatewayTimeout }
     return try await fetch(request, control: requestControl, stale: nil)
   }
 
@@ -378,6 +377,11 @@ where
     try? await store(record, for: request)
     if let record { return served(record, to: request, at: responseTime) }
     return response
+  }
+
+  /// The answer to `only-if-cached` when no stored response may be used (RFC 9111, section 5.2.1.7).
+  private static var gatewayTimeout: HTTPResponse {
+    HTTPResponse(status: 504, headers: ["Content-Length": "0"])
   }
 
   /// Whether an origin's status lets `stale-if-error` serve a stored response

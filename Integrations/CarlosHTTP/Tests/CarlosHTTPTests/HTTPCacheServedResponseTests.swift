@@ -174,4 +174,22 @@ struct HTTPCacheServedResponseTests {
       #expect(server.requests.count == 2)
     }
   }
+
+  @Test(
+    "only-if-cached gets a stored response that may be used, or else a 504 without asking the origin"
+  )
+  func onlyIfCached() async throws {
+    try await withCache { _, index, now in
+      dated("#\(index)", now, [("Cache-Control", "max-age=10"), ("ETag", "\"o\"")])
+    } run: { server, cache, _, clock async throws in
+      let url = server.url("/oic")
+      let onlyCached = HTTPRequestKey(url, headers: ["Cache-Control": "only-if-cached"])
+      #expect(try await cache.response(for: onlyCached).status == 504)
+      _ = try await cache.response(for: HTTPRequestKey(url))
+      #expect(text(try await cache.response(for: onlyCached)) == "#0")
+      clock.advance(by: .seconds(20))
+      #expect(try await cache.response(for: onlyCached).status == 504)
+      #expect(server.requests.count == 1)
+    }
+  }
 }
