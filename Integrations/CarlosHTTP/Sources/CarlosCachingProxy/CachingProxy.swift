@@ -5,7 +5,8 @@ import Foundation
 
 /// Builds what `carlos-caching-proxy` runs: an ``HTTPCache`` with the CDN policy
 /// (a shared cache obeying `CDN-Cache-Control`) on the chosen storage, in front
-/// of an ``HTTPFetcher`` in proxy mode (redirects passed on).
+/// of an ``HTTPFetcher`` in proxy mode (redirects passed on) that retries an
+/// idempotent request once when its connection fails (``IdempotentRetry``).
 public enum CachingProxy {
   /// The HTTP client the proxy needs: it follows no redirect, decompresses
   /// nothing, and closes idle upstream connections after 2 s, before a typical
@@ -24,7 +25,8 @@ public enum CachingProxy {
   public static func makeCache(_ options: CachingProxyOptions, client: HTTPClient)
     -> any CacheLevel<HTTPRequestKey, HTTPResponse>
   {
-    let origin = HTTPFetcher(client: client, timeout: .seconds(30), redirects: .passOn)
+    let origin = IdempotentRetry(
+      HTTPFetcher(client: client, timeout: .seconds(30), redirects: .passOn))
     let memory = MemoryCacheLevel<HTTPCacheKey, HTTPCacheEntry>(capacity: options.capacity)
     switch options.storage {
     case .memory:
