@@ -46,7 +46,8 @@ fi
 http=Integrations/CarlosHTTP/Sources/CarlosHTTP
 http_parsers="$http/HTTPHeader.swift $http/HTTPHeaderFields.swift $http/CacheControl.swift \
 $http/HTTPDate.swift $http/EntityTag.swift $http/HTTPFreshness.swift $http/HTTPRequestKey.swift \
-$http/HTTPResponse.swift $http/HTTPCacheRecord.swift $http/HTTPCachePolicy.swift"
+$http/HTTPResponse.swift $http/HTTPCacheRecord.swift $http/HTTPCachePolicy.swift $http/HTTPCacheKey.swift \
+$http/HTTPVary.swift $http/HTTPHeaderFields+HopByHop.swift $http/StringProtocol+TrimmingWhitespace.swift $http/TargetedCacheControl.swift"
 
 # target name, then the Swift files it is built from (besides Fuzz/Support).
 targets=(

@@ -3,8 +3,8 @@ import Foundation
 typealias Fuzzed = HTTPHeaders
 
 /// The HTTP level's header parsing, as the cache reads a server's answer:
-/// `CacheControl(parsing:)`, `HTTPDate.parse(_:)`, `EntityTag(parsing:)` on the
-/// input read as UTF-8 text, then the input's lines read as `name: value` header
+/// `CacheControl(parsing:)`, `HTTPDate.parse(_:)`, `EntityTag(parsing:)`,
+/// `TargetedCacheControl.parse(_:)` and `HTTPVary` on the input read as UTF-8 text, then the input's lines read as `name: value` header
 /// fields of a response, through `HTTPFreshness` and `HTTPCachePolicy` (shared
 /// and private).
 ///
@@ -42,7 +42,33 @@ enum HTTPHeaders: FuzzTarget {
     checkCacheControl(text)
     checkDate(text)
     checkEntityTag(text)
+    checkTargeted(text)
+    checkVary(text)
     checkResponse(text)
+  }
+
+  /// A targeted field (`CDN-Cache-Control`) read as a structured-field
+  /// dictionary: only integer arguments, and no empty names.
+  private static func checkTargeted(_ text: String) {
+    guard let control = TargetedCacheControl.parse([text]) else { return }
+    for directive in control.directives {
+      require(!directive.name.isEmpty, "an empty targeted directive in \(control)")
+      if let argument = directive.argument {
+        require(
+          !argument.isEmpty && argument.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 },
+          "a targeted argument that is not an integer: \(argument.debugDescription)")
+      }
+    }
+  }
+
+  /// `Vary` and the normalised selecting fields: normalising a normalised
+  /// value changes nothing.
+  private static func checkVary(_ text: String) {
+    let vary = HTTPVary(parsing: [text])
+    let request = HTTPHeaderFields(vary.fieldNames.map { HTTPHeader(name: $0, value: text) })
+    let once = vary.selectingFields(of: request)
+    let twice = vary.selectingFields(of: once)
+    require(once == twice, "normalising \(once) again gives \(twice)")
   }
 
   private static func checkCacheControl(_ text: String) {

@@ -13,6 +13,8 @@ let package = Package(
   products: [
     .library(name: "CarlosHTTP", targets: ["CarlosHTTP"]),
     .executable(name: "carlos-http-benchmark", targets: ["CarlosHTTPBenchmark"]),
+    .executable(name: "carlos-caching-proxy", targets: ["CarlosCachingProxyCommand"]),
+    .library(name: "CarlosCachingProxy", targets: ["CarlosCachingProxy"]),
   ],
   dependencies: [
     .package(path: "../.."),
@@ -28,6 +30,19 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ]),
+    .target(
+      name: "CarlosCachingProxy",
+      dependencies: [
+        "CarlosHTTP",
+        .product(name: "Carlos", package: carlos),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ]),
+    .executableTarget(
+      name: "CarlosCachingProxyCommand",
+      dependencies: ["CarlosCachingProxy"]),
     .executableTarget(
       name: "CarlosHTTPBenchmark",
       dependencies: [
@@ -39,6 +54,8 @@ let package = Package(
       name: "CarlosHTTPTests",
       dependencies: [
         "CarlosHTTP",
+        "CarlosCachingProxy",
+        "CarlosCachingProxyCommand",
         .product(name: "Carlos", package: carlos),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),

@@ -2,46 +2,54 @@ import Carlos
 import Foundation
 
 /// An HTTP cache (RFC 9111) in front of an origin level: it answers from a
-/// storage level while a stored response is fresh, revalidates stale ones with
-/// conditional requests, and stores what the origin answers as the response's
-/// headers allow.
+/// storage level while a stored response may be used, revalidates stale ones
+/// with conditional requests, and stores what the origin answers as the
+/// response's headers allow.
 ///
-/// The storage is any level (or composition) from ``HTTPRequestKey`` to
-/// ``HTTPCacheRecord``; each record is stored with an explicit expiry through
-/// `set(_:forKey:expiry:)`, which reaches every level of a composition:
-/// ``HTTPCacheRecord/keepUntil``, the end of the response's freshness
-/// (`s-maxage` for a shared cache, `max-age`, or `Expires` relative to `Date`),
-/// extended by ``HTTPCachePolicy/staleRetention`` when the response has a
-/// validator. Freshness is judged from the record itself, so a record that
-/// `>>>` copied up into a level with a longer expiry is never served stale.
+/// The storage is any level (or composition) from ``HTTPCacheKey`` (method and
+/// normalised URI) to ``HTTPCacheEntry`` (the variants stored for it), so
+/// instances on one storage share responses and variants. Request header
+/// fields are sent to the origin and are not part of the key: a response with
+/// `Vary` is a variant chosen by the request fields it nominates, several
+/// variants live under one key, and `Vary: *` is never reused. Each entry is
+/// stored with an explicit expiry through `set(_:forKey:expiry:)`, which
+/// reaches every level of a composition: the latest ``HTTPCacheRecord/keepUntil``
+/// of its variants. Freshness is judged from the record itself, so a record
+/// that `>>>` copied up into a level with a longer expiry is never served stale.
 ///
-/// A get of a GET or HEAD request:
-/// - a fresh stored response is served (with an `Age` field);
-/// - a stale one with an `ETag` or `Last-Modified` is revalidated with
-///   `If-None-Match` / `If-Modified-Since`: a 304 refreshes the stored record
-///   (its header fields merged in, its freshness recomputed) and serves the
-///   stored body; a 5xx is passed on and the stored record kept; any other
-///   answer replaces the record (or removes it when it must not be stored);
-/// - otherwise the origin is asked and its answer stored when
-///   ``HTTPCachePolicy/record(for:to:requestTime:responseTime:)`` allows.
+/// A get of a GET or HEAD request without a body:
+/// - a stored variant that may be used (fresh and acceptable to the request's
+///   `max-age`, `min-fresh`, `no-cache`, `Pragma: no-cache`; stale within the
+///   request's `max-stale` or the response's `stale-while-revalidate`, the latter
+///   revalidated in the background) is served with an `Age` field; a client's
+///   `If-None-Match` or `If-Modified-Since` that it satisfies gets a 304;
+/// - a stale one with an `ETag` or `Last-Modified` is revalidated with the
+///   cache's own `If-None-Match` / `If-Modified-Since` (the client's are not
+///   sent): a 304 refreshes the stored record and serves it; any other answer
+///   replaces it (or removes it when it must not be stored);
+/// - otherwise the request goes to the origin as it is, and the answer is
+///   stored when ``HTTPCachePolicy/record(for:to:requestTime:responseTime:)`` allows;
+/// - when the origin fails or answers 500, 502, 503 or 504 and the stored
+///   response is within its (or the request's) `stale-if-error`, the stored one
+///   is served; `only-if-cached` without a usable response gets a 504.
 ///
-/// Other methods go to the origin; a 2xx or 3xx answer to an unsafe method
-/// (POST, PUT, DELETE…) removes the stored GET and HEAD responses of the same
-/// request. A request's own `no-store` keeps its answer out of storage, and its
-/// `no-cache` or `max-age` makes a stored response be revalidated. Every
-/// response whatever its status is a value, so put no level in front of the
-/// cache that would store failures: use ``bodies()`` for `Data` and errors.
-/// Concurrent gets of one key each ask the origin; wrap the cache in
-/// `pooled()` to share one request.
+/// Other methods, and requests with a body, go to the origin; a non-error
+/// answer (2xx, 3xx) to an unsafe method (anything but GET, HEAD, OPTIONS and
+/// TRACE) removes every stored variant of the target URI and of a same-origin
+/// `Location` or `Content-Location`. Hop-by-hop header fields are neither
+/// stored nor served. Every response whatever its status is a value, so put no
+/// level in front of the cache that would store failures: use ``bodies()`` for
+/// `Data` and errors. Concurrent gets of one request each ask the origin; wrap
+/// the cache in `pooled()` to share one request.
 ///
 /// ```swift
-/// let storage = MemoryCacheLevel<HTTPRequestKey, HTTPCacheRecord>() >>> DiskCacheLevel(path: path)
+/// let storage = MemoryCacheLevel<HTTPCacheKey, HTTPCacheEntry>() >>> DiskCacheLevel(path: path)
 /// let cache = storage.caching(HTTPFetcher(client: client))
 /// let page = try await cache.get(HTTPRequestKey(url))
 /// ```
 public struct HTTPCache<Storage: CacheLevel, Origin: CacheLevel>: CacheLevel
 where
-  Storage.KeyType == HTTPRequestKey, Storage.OutputType == HTTPCacheRecord,
+  Storage.KeyType == HTTPCacheKey, Storage.OutputType == HTTPCacheEntry,
   Origin.KeyType == HTTPRequestKey, Origin.OutputType == HTTPResponse
 {
   /// The cache is keyed by requests.
@@ -49,7 +57,7 @@ where
   /// The cache answers with whole responses.
   public typealias OutputType = HTTPResponse
 
-  /// Where records are stored.
+  /// Where entries are stored.
   public let storage: Storage
   /// Where requests go when storage cannot answer.
   public let origin: Origin
@@ -69,50 +77,71 @@ where
     self.clock = clock
   }
 
-  /// The response to `key`, from storage or the origin; cancelling the future
-  /// cancels the request.
-  public func get(_ key: HTTPRequestKey) -> Future<HTTPResponse> {
-    Future { try await self.response(for: key) }
+  /// The response to `request`, from storage or the origin; cancelling the
+  /// future cancels the request.
+  public func get(_ request: HTTPRequestKey) -> Future<HTTPResponse> {
+    Future { try await self.response(for: request) }
   }
 
-  /// The response to `key`, from storage or the origin (see ``HTTPCache``).
-  public func response(for key: HTTPRequestKey) async throws -> HTTPResponse {
-    guard HTTPCachePolicy.cacheableMethods.contains(key.method) else {
-      return try await passThrough(key)
+  /// The response to `request`, from storage or the origin (see ``HTTPCache``).
+  public func response(for request: HTTPRequestKey) async throws -> HTTPResponse {
+    guard HTTPCachePolicy.cacheableMethods.contains(request.method), request.body.isEmpty else {
+      return try await passThrough(request)
     }
-    let requestControl = CacheControl(parsing: key.headers.values(for: "Cache-Control"))
-    if let stored = try await storedRecord(key) {
+    let requestControl = HTTPCachePolicy.requestControl(request.headers)
+    let key = request.cacheKey
+    let stored = try await storedEntry(key)?.variant(matching: request.headers)
+    if let stored {
       let now = clock.now()
-      let acceptable =
-        stored.isFresh(at: now) && !requestControl.noCache
-        && requestControl.maxAge.map { stored.age(at: now) < $0 } ?? true
-      if acceptable { return stored.response(at: now) }
-      if stored.hasValidators { return try await revalidate(stored, for: key) }
+      switch use(of: stored, for: requestControl, at: now) {
+      case .serve:
+        return served(stored, to: request, at: now)
+      case .serveAndRevalidate:
+        Task { _ = try? await self.revalidate(stored, for: request, control: requestControl) }
+        return served(stored, to: request, at: now)
+      case .validate:
+        if requestControl.contains("only-if-cached") { return Self.gatewayTimeout }
+        if stored.hasValidators {
+          return try await revalidate(stored, for: request, control: requestControl)
+        }
+        return try await fetch(request, control: requestControl, stale: stored)
+      }
     }
-    return try await fetch(key)
+    if request.method == "HEAD",
+      let stored = try await storedEntry(key.withMethod("GET"))?
+        .variant(matching: request.headers)
+    {
+      let now = clock.now()
+      if case .serve = use(of: stored, for: requestControl, at: now) {
+        return served(stored, to: request, at: now)
+      }
+    }
+    if requestControl.contains("only-if-cached") { return Self.gatewayTimeout }
+    return try await fetch(request, control: requestControl, stale: nil)
   }
 
-  /// Stores `value` as the response to `key`, as if it had just arrived: it is
-  /// stored only when the policy allows, and otherwise any stored one is removed.
+  /// Stores `value` as the response to `request`, as if it had just arrived: it
+  /// is stored only when the policy allows, and otherwise the stored variant
+  /// it would replace is removed.
   @discardableResult
-  public func set(_ value: HTTPResponse, forKey key: HTTPRequestKey) -> Future<Void> {
+  public func set(_ value: HTTPResponse, forKey request: HTTPRequestKey) -> Future<Void> {
     Future {
       let now = clock.now()
       try await store(
-        policy.record(for: value, to: key, requestTime: now, responseTime: now), forKey: key)
+        policy.record(for: value, to: request, requestTime: now, responseTime: now), for: request)
     }
   }
 
-  /// Stores `value` as the response to `key`, fresh until `expiry` whatever its
-  /// headers say (``Expiry/never``: until the policy's freshness, as ``set(_:forKey:)``),
-  /// when the policy allows it to be stored at all.
+  /// Stores `value` as the response to `request`, fresh until `expiry` whatever
+  /// its headers say (``Expiry/never``: until the policy's freshness, as
+  /// ``set(_:forKey:)``), when the policy allows it to be stored at all.
   @discardableResult
-  public func set(_ value: HTTPResponse, forKey key: HTTPRequestKey, expiry: Expiry) -> Future<
-    Void
-  > {
+  public func set(_ value: HTTPResponse, forKey request: HTTPRequestKey, expiry: Expiry)
+    -> Future<Void>
+  {
     Future {
       let now = clock.now()
-      var record = policy.record(for: value, to: key, requestTime: now, responseTime: now)
+      var record = policy.record(for: value, to: request, requestTime: now, responseTime: now)
       if var overridden = record {
         switch expiry {
         case .never: break
@@ -123,17 +152,23 @@ where
         overridden.keepUntil = max(overridden.keepUntil, overridden.freshUntil)
         record = overridden.freshUntil > now || overridden.hasValidators ? overridden : nil
       }
-      try await store(record, forKey: key)
+      try await store(record, for: request)
     }
   }
 
-  /// Removes the stored response to `key`.
+  /// Removes every stored variant of `request`'s method and URI.
   @discardableResult
-  public func remove(_ key: HTTPRequestKey) -> Future<Void> {
-    storage.remove(key)
+  public func remove(_ request: HTTPRequestKey) -> Future<Void> {
+    storage.remove(request.cacheKey)
   }
 
-  /// Removes the records the storage holds past their expiry.
+  /// Removes every stored GET and HEAD response of `url`, whatever they vary on.
+  @discardableResult
+  public func invalidate(_ url: URL) -> Future<Void> {
+    Future { try await self.invalidateAll(of: url) }
+  }
+
+  /// Removes the entries the storage holds past their expiry.
   @discardableResult
   public func removeExpired() -> Future<Void> {
     storage.removeExpired()
@@ -149,13 +184,272 @@ where
     storage.onMemoryWarning()
   }
 
-  // MARK: - Steps
+  // MARK: - Using a stored response
 
-  /// The stored record for `key`, or `nil` when the storage has none or fails.
-  private func storedRecord(_ key: HTTPRequestKey) async throws -> HTTPCacheRecord? {
+  /// What a stored response may be used for.
+  private enum Use {
+    /// Served as it is.
+    case serve
+    /// Served, and revalidated in the background (`stale-while-revalidate`).
+    case serveAndRevalidate
+    /// Validated (or fetched again) first.
+    case validate
+  }
+
+  /// How `stored` may answer a request with `requestControl` at `now`
+  /// (RFC 9111, sections 4.2 and 5.2; RFC 5861).
+  private func use(of stored: HTTPCacheRecord, for requestControl: CacheControl, at now: Date)
+    -> Use
+  {
+    if requestControl.noCache { return .validate }
+    let age = stored.exactAge(at: now)
+    if let maxAge = requestControl.maxAge, age > TimeInterval(maxAge) { return .validate }
+    let (control, _) = policy.responseControl(stored.response.headers)
+    if control.noCache { return .validate }
+    let remaining = stored.freshUntil.timeIntervalSince(now)
+    if remaining > 0 {
+      let minimum = requestControl.seconds("min-fresh").map(TimeInterval.init) ?? 0
+      return remaining >= minimum ? .serve : .validate
+    }
+    if mustRevalidate(control) { return .validate }
+    let staleness = -remaining
+    if requestControl.contains("max-stale") {
+      let argument = requestControl.directives.first { $0.name == "max-stale" }?.argument
+      if argument == nil || argument?.isEmpty == true { return .serve }
+      if let limit = requestControl.seconds("max-stale"), staleness <= TimeInterval(limit) {
+        return .serve
+      }
+    }
+    if let window = control.seconds("stale-while-revalidate"), staleness < TimeInterval(window) {
+      return .serveAndRevalidate
+    }
+    return .validate
+  }
+
+  /// Whether a stale response with these directives must never be served stale.
+  private func mustRevalidate(_ control: CacheControl) -> Bool {
+    control.mustRevalidate
+      || policy.isShared && (control.contains("proxy-revalidate") || control.sharedMaxAge != nil)
+  }
+
+  /// Whether `stored` may stand in for an origin that failed (`stale-if-error`
+  /// of the response or the request).
+  private func mayServeOnError(_ stored: HTTPCacheRecord?, requestControl: CacheControl) -> Bool {
+    guard let stored else { return false }
+    let (control, _) = policy.responseControl(stored.response.headers)
+    if mustRevalidate(control) || control.noCache { return false }
+    let staleness = clock.now().timeIntervalSince(stored.freshUntil)
+    let window = max(
+      control.seconds("stale-if-error") ?? -1, requestControl.seconds("stale-if-error") ?? -1)
+    return window >= 0 && staleness <= TimeInterval(window)
+  }
+
+  /// `stored` as served at `now` to `request`: with an `Age` field, without a
+  /// body for HEAD, as a 304 when it satisfies the request's own
+  /// `If-None-Match` or `If-Modified-Since` (RFC 9111, section 4.3.2), and as a
+  /// 206 when the request asks for one byte range of it.
+  private func served(_ stored: HTTPCacheRecord, to request: HTTPRequestKey, at now: Date)
+    -> HTTPResponse
+  {
+    var response = stored.response(at: now)
+    if request.method == "HEAD" { response.body = Data() }
+    if HTTPConditionalRequest.isNotModified(
+      response, receivedAt: stored.responseTime, for: request.headers)
+    {
+      return HTTPConditionalRequest.notModified(from: response)
+    }
+    if request.method == "GET",
+      let partial = HTTPRangeRequest.partial(response, for: request.headers)
+    {
+      return partial
+    }
+    return response
+  }
+
+  // MARK: - Asking the origin
+
+  /// Asks the origin with the request as it is, stores the answer when the
+  /// policy allows, and falls back on `stale` under `stale-if-error`.
+  private func fetch(_ request: HTTPRequestKey, control: CacheControl, stale: HTTPCacheRecord?)
+    async throws -> HTTPResponse
+  {
+    let requestTime = clock.now()
+    let response: HTTPResponse
     do {
-      let record: HTTPCacheRecord = try await storage.get(key)
-      return record
+      response = try await origin.get(request)
+    } catch is CancellationError {
+      throw CancellationError()
+    } catch {
+      if let stale, mayServeOnError(stale, requestControl: control) {
+        return served(stale, to: request, at: clock.now())
+      }
+      throw error
+    }
+    let responseTime = clock.now()
+    if Self.isErrorForStaleIfError(response.status), let stale,
+      mayServeOnError(stale, requestControl: control)
+    {
+      return served(stale, to: request, at: responseTime)
+    }
+    if response.status != 304 {
+      try? await store(
+        policy.record(
+          for: response, to: request, requestTime: requestTime, responseTime: responseTime),
+        for: request)
+    }
+    if request.method == "HEAD" && response.status == 200 {
+      if let freshened = try? await freshenStoredGet(
+        with: response, for: request, requestTime: requestTime, responseTime: responseTime)
+      {
+        return freshened
+      }
+    }
+    return response
+  }
+
+  /// Updates the stored GET response that `request` (a HEAD) selects with the
+  /// header fields of the 200 `head`, as a 304 would (RFC 9111, section 4.3.5),
+  /// when their validators and length agree; returns the updated response
+  /// without its body, or `nil` when nothing was updated.
+  private func freshenStoredGet(
+    with head: HTTPResponse, for request: HTTPRequestKey, requestTime: Date, responseTime: Date
+  ) async throws -> HTTPResponse? {
+    let get = HTTPRequestKey(request.url, headers: request.headers)
+    guard let stored = try await storedEntry(get.cacheKey)?.variant(matching: get.headers),
+      stored.response.status == 200
+    else { return nil }
+    for name in ["ETag", "Last-Modified", "Content-Length"] {
+      if let old = stored.response.headers[name], let new = head.headers[name], old != new {
+        return nil
+      }
+    }
+    guard
+      let record = policy.revalidated(
+        stored, with: head, to: get, requestTime: requestTime, responseTime: responseTime)
+    else { return nil }
+    try await store(record, for: get)
+    var served = record.response(at: responseTime)
+    served.body = Data()
+    return served
+  }
+
+  /// Asks the origin whether `stored` is still valid, with the cache's own
+  /// validators in place of the client's.
+  private func revalidate(
+    _ stored: HTTPCacheRecord, for request: HTTPRequestKey, control: CacheControl
+  ) async throws -> HTTPResponse {
+    var fields = request.headers
+    for name in HTTPConditionalRequest.validatorFields { fields.remove(name: name) }
+    if let tag = stored.entityTag { fields.add(name: "If-None-Match", value: tag.headerValue) }
+    if let date = stored.lastModified { fields.add(name: "If-Modified-Since", value: date) }
+    let conditional = request.with(headers: fields)
+    let requestTime = clock.now()
+    let response: HTTPResponse
+    do {
+      response = try await origin.get(conditional)
+    } catch is CancellationError {
+      throw CancellationError()
+    } catch {
+      if mayServeOnError(stored, requestControl: control) {
+        return served(stored, to: request, at: clock.now())
+      }
+      throw error
+    }
+    let responseTime = clock.now()
+    if response.status == 304 {
+      let record = policy.revalidated(
+        stored, with: response, to: request, requestTime: requestTime, responseTime: responseTime)
+      try? await store(record, for: request)
+      if let record { return served(record, to: request, at: responseTime) }
+      var merged = HTTPCachePolicy.merging(response, into: stored.response)
+      if request.method == "HEAD" { merged.body = Data() }
+      return merged
+    }
+    if Self.isErrorForStaleIfError(response.status),
+      mayServeOnError(stored, requestControl: control)
+    {
+      return served(stored, to: request, at: responseTime)
+    }
+    // A server error is passed on; the stored response stays for later revalidation.
+    if (500..<600).contains(response.status) { return response }
+    let record = policy.record(
+      for: response, to: request, requestTime: requestTime, responseTime: responseTime)
+    try? await store(record, for: request)
+    if let record { return served(record, to: request, at: responseTime) }
+    return response
+  }
+
+  /// The answer to `only-if-cached` when no stored response may be used (RFC 9111, section 5.2.1.7).
+  private static var gatewayTimeout: HTTPResponse {
+    HTTPResponse(status: 504, headers: ["Content-Length": "0"])
+  }
+
+  /// Whether an origin's status lets `stale-if-error` serve a stored response
+  /// (RFC 5861, section 4).
+  private static func isErrorForStaleIfError(_ status: Int) -> Bool {
+    [500, 502, 503, 504].contains(status)
+  }
+
+  /// Sends a request the cache does not answer; a non-error answer to an unsafe
+  /// method invalidates the target URI and same-origin `Location` and
+  /// `Content-Location` (RFC 9111, section 4.4). A POST's answer that names the
+  /// target URI in `Content-Location` and has explicit freshness is then stored
+  /// as the URI's GET response (RFC 9110, section 9.3.3).
+  private func passThrough(_ request: HTTPRequestKey) async throws -> HTTPResponse {
+    let requestTime = clock.now()
+    let response: HTTPResponse = try await origin.get(request)
+    guard !HTTPCachePolicy.safeMethods.contains(request.method),
+      (200..<400).contains(response.status)
+    else { return response }
+    let responseTime = clock.now()
+    var targets = [request.url]
+    for name in ["Location", "Content-Location"] {
+      guard let value = response.headers[name],
+        let target = URL(string: value.trimmingWhitespace(), relativeTo: request.url)?.absoluteURL,
+        Self.sameOrigin(target, request.url)
+      else { continue }
+      targets.append(target)
+    }
+    for target in targets { try? await invalidateAll(of: target) }
+    if request.method == "POST", let value = response.headers["Content-Location"],
+      let location = URL(string: value.trimmingWhitespace(), relativeTo: request.url),
+      HTTPCacheKey(url: location) == HTTPCacheKey(url: request.url),
+      HTTPFreshness.lifetime(
+        of: response.headers, shared: policy.isShared, responseTime: responseTime) != nil
+    {
+      let get = HTTPRequestKey(request.url, headers: request.headers)
+      if let record = policy.record(
+        for: response, to: get, requestTime: requestTime, responseTime: responseTime)
+      {
+        try? await store(record, for: get)
+      }
+    }
+    return response
+  }
+
+  /// Whether two URLs have the same scheme, host and port.
+  private static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+    func port(_ url: URL) -> Int? {
+      url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme == nil ? nil : 80)
+    }
+    return a.scheme?.lowercased() == b.scheme?.lowercased()
+      && a.host?.lowercased() == b.host?.lowercased() && port(a) == port(b)
+  }
+
+  // MARK: - Storage
+
+  /// Removes the GET and HEAD entries of `url`.
+  private func invalidateAll(of url: URL) async throws {
+    for method in HTTPCachePolicy.cacheableMethods.sorted() {
+      try await storage.remove(HTTPCacheKey(method: method, url: url))
+    }
+  }
+
+  /// The stored entry for `key`, or `nil` when the storage has none or fails.
+  private func storedEntry(_ key: HTTPCacheKey) async throws -> HTTPCacheEntry? {
+    do {
+      let entry: HTTPCacheEntry = try await storage.get(key)
+      return entry
     } catch is CancellationError {
       throw CancellationError()
     } catch {
@@ -164,70 +458,27 @@ where
     }
   }
 
-  /// Asks the origin and stores the answer when the policy allows.
-  private func fetch(_ key: HTTPRequestKey) async throws -> HTTPResponse {
-    let requestTime = clock.now()
-    let response: HTTPResponse = try await origin.get(key)
-    let responseTime = clock.now()
-    try? await store(
-      policy.record(for: response, to: key, requestTime: requestTime, responseTime: responseTime),
-      forKey: key)
-    return response
-  }
-
-  /// Asks the origin whether `stored` is still valid, with its validators.
-  private func revalidate(_ stored: HTTPCacheRecord, for key: HTTPRequestKey) async throws
-    -> HTTPResponse
-  {
-    var conditional = key
-    if let tag = stored.entityTag {
-      conditional = conditional.replacing(name: "if-none-match", value: tag.headerValue)
-    }
-    if let date = stored.lastModified {
-      conditional = conditional.replacing(name: "if-modified-since", value: date)
-    }
-    let requestTime = clock.now()
-    let response: HTTPResponse = try await origin.get(conditional)
-    let responseTime = clock.now()
-    if response.status == 304 {
-      let record = policy.revalidated(
-        stored, with: response, to: key, requestTime: requestTime, responseTime: responseTime)
-      try? await store(record, forKey: key)
-      return record?.response(at: responseTime)
-        ?? HTTPCachePolicy.merging(response, into: stored.response)
-    }
-    // A server error is passed on; the stored response stays for later revalidation.
-    if (500..<600).contains(response.status) { return response }
-    try? await store(
-      policy.record(for: response, to: key, requestTime: requestTime, responseTime: responseTime),
-      forKey: key)
-    return response
-  }
-
-  /// Sends a request the cache does not answer; an unsafe method's success
-  /// invalidates the stored GET and HEAD responses of the same request.
-  private func passThrough(_ key: HTTPRequestKey) async throws -> HTTPResponse {
-    let response: HTTPResponse = try await origin.get(key)
-    let safe: Set<String> = ["GET", "HEAD", "OPTIONS", "TRACE"]
-    if !safe.contains(key.method) && (200..<400).contains(response.status) {
-      try? await storage.remove(key.with(method: "GET"))
-      try? await storage.remove(key.with(method: "HEAD"))
-    }
-    return response
-  }
-
-  /// Stores `record` until its ``HTTPCacheRecord/keepUntil``, or removes the
-  /// stored one when `record` is `nil`.
-  private func store(_ record: HTTPCacheRecord?, forKey key: HTTPRequestKey) async throws {
+  /// Stores `record` as the newest variant of `request`'s key (in place of the
+  /// variant `request` selects), or removes that variant when `record` is `nil`;
+  /// the entry is stored until its latest variant's ``HTTPCacheRecord/keepUntil``.
+  private func store(_ record: HTTPCacheRecord?, for request: HTTPRequestKey) async throws {
+    let key = request.cacheKey
+    var entry = try await storedEntry(key) ?? HTTPCacheEntry()
     if let record {
-      try await storage.set(record, forKey: key, expiry: .at(record.keepUntil))
+      entry.store(record, requestFields: request.headers, limit: policy.maximumVariants)
+    } else {
+      entry.removeVariants(matching: request.headers)
+    }
+    entry.removeVariants(keptUntilBefore: clock.now())
+    if let keepUntil = entry.keepUntil {
+      try await storage.set(entry, forKey: key, expiry: .at(keepUntil))
     } else {
       try await storage.remove(key)
     }
   }
 }
 
-extension CacheLevel where KeyType == HTTPRequestKey, OutputType == HTTPCacheRecord {
+extension CacheLevel where KeyType == HTTPCacheKey, OutputType == HTTPCacheEntry {
   /// An ``HTTPCache`` storing `origin`'s responses in this level (or composition).
   ///
   /// ```swift

@@ -1,84 +1,189 @@
 import Foundation
 
-/// The rules an ``HTTPCache`` follows (RFC 9111): whether it is shared, and how
-/// long it keeps a stale response it can revalidate.
+/// The rules an ``HTTPCache`` follows (RFC 9111): whether it is shared, whether
+/// it gives responses heuristic freshness, which targeted cache-control field
+/// it obeys, and how long it keeps a stale response it can revalidate.
 ///
 /// ```swift
 /// let cache = HTTPCache(storage: memory, origin: http, policy: .private)
+/// let cdn = HTTPCachePolicy(targetedFields: ["CDN-Cache-Control"])
 /// ```
 public struct HTTPCachePolicy: Hashable, Sendable {
   /// Whether the cache is shared between users (a proxy or a server's cache):
-  /// it then honours `s-maxage`, never stores `private` responses, and stores a
-  /// response to a request with `Authorization` only when the response allows it.
+  /// it then honours `s-maxage` and `proxy-revalidate`, never stores `private`
+  /// responses, and stores a response to a request with `Authorization` only
+  /// when the response allows it.
   public var isShared: Bool
   /// How long a response with validators (`ETag`, `Last-Modified`) is kept after
   /// it becomes stale, to be revalidated with a conditional request instead of
-  /// fetched again.
+  /// fetched again (and served under `stale-while-revalidate` or `stale-if-error`).
   public var staleRetention: Duration
+  /// Whether a response without explicit freshness but with `Last-Modified` and
+  /// a heuristically cacheable status is fresh for a tenth of the time since it
+  /// was last modified (RFC 9111, section 4.2.2), at most
+  /// ``maximumHeuristicLifetime``.
+  public var heuristicFreshness: Bool
+  /// The longest heuristic freshness lifetime.
+  public var maximumHeuristicLifetime: Duration
+  /// Targeted cache-control fields this cache obeys, most specific first
+  /// (RFC 9213), such as `["CDN-Cache-Control"]` for a CDN or reverse proxy:
+  /// when a response has the first of them, its directives replace
+  /// `Cache-Control` and `Expires`. Empty (the default) for other caches.
+  public var targetedFields: [String]
+  /// The most variants (responses that `Vary`) kept for one method and URI.
+  public var maximumVariants: Int
 
-  /// A shared cache keeping revalidatable responses one day past freshness.
+  /// A shared cache with heuristic freshness, keeping revalidatable responses
+  /// one day past freshness.
   public static let shared = HTTPCachePolicy(isShared: true)
-  /// A private (single-user) cache keeping revalidatable responses one day past freshness.
+  /// A private (single-user) cache with heuristic freshness, keeping
+  /// revalidatable responses one day past freshness.
   public static let `private` = HTTPCachePolicy(isShared: false)
+  /// A shared cache that obeys `CDN-Cache-Control`: a CDN or a caching reverse proxy.
+  public static let cdn = HTTPCachePolicy(isShared: true, targetedFields: ["CDN-Cache-Control"])
 
   /// Creates a policy.
-  public init(isShared: Bool = true, staleRetention: Duration = .seconds(86_400)) {
+  public init(
+    isShared: Bool = true, staleRetention: Duration = .seconds(86_400),
+    heuristicFreshness: Bool = true, maximumHeuristicLifetime: Duration = .seconds(86_400),
+    targetedFields: [String] = [], maximumVariants: Int = 16
+  ) {
     self.isShared = isShared
     self.staleRetention = staleRetention
+    self.heuristicFreshness = heuristicFreshness
+    self.maximumHeuristicLifetime = maximumHeuristicLifetime
+    self.targetedFields = targetedFields
+    self.maximumVariants = max(1, maximumVariants)
   }
 
-  /// The statuses a cache may store (the heuristically cacheable ones of RFC 9110,
-  /// section 15.1, except 206, and 302 and 307, which need explicit freshness).
-  public static let storableStatuses: Set<Int> = [
-    200, 203, 204, 300, 301, 302, 307, 308, 404, 405, 410, 414, 501,
+  /// The statuses that may be stored without explicit freshness and given
+  /// heuristic freshness (RFC 9110, section 15.1), except 206, which this cache
+  /// does not store.
+  public static let heuristicallyCacheableStatuses: Set<Int> = [
+    200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501,
+  ]
+
+  /// The statuses this cache understands (those RFC 9110 defines), for `must-understand`.
+  static let understoodStatuses: Set<Int> = [
+    200, 201, 202, 203, 204, 205, 300, 301, 302, 303, 304, 305, 307, 308, 400, 401, 402,
+    403, 404, 405, 406, 407, 408, 409, 410, 411, 412, 413, 414, 415, 416, 417, 421, 422,
+    426, 500, 501, 502, 503, 504, 505,
   ]
 
   /// The methods whose responses a cache stores.
   static let cacheableMethods: Set<String> = ["GET", "HEAD"]
 
+  /// The methods that change nothing on the server (RFC 9110, section 9.2.1);
+  /// any other method, known or not, is unsafe and invalidates stored responses.
+  static let safeMethods: Set<String> = ["GET", "HEAD", "OPTIONS", "TRACE"]
+
+  /// The cache directives of `headers` that this cache obeys: the first targeted
+  /// field present and valid (a structured-field dictionary, see
+  /// ``TargetedCacheControl``), or else `Cache-Control`; `targeted` tells which.
+  public func responseControl(_ headers: HTTPHeaderFields) -> (
+    control: CacheControl, targeted: Bool
+  ) {
+    for name in targetedFields {
+      let values = headers.values(for: name)
+      if !values.isEmpty, let control = TargetedCacheControl.parse(values) {
+        return (control, true)
+      }
+    }
+    return (CacheControl(parsing: headers.values(for: "Cache-Control")), false)
+  }
+
+  /// The request's cache directives: `Cache-Control`, or, when the request has
+  /// none, `Pragma: no-cache` read as `no-cache` (RFC 9111, section 5.4).
+  public static func requestControl(_ headers: HTTPHeaderFields) -> CacheControl {
+    let values = headers.values(for: "Cache-Control")
+    if !values.isEmpty { return CacheControl(parsing: values) }
+    let pragma = headers.values(for: "Pragma").flatMap { $0.split(separator: ",") }
+    if pragma.contains(where: { $0.trimmingWhitespace().lowercased() == "no-cache" }) {
+      return CacheControl(directives: [.init(name: "no-cache")])
+    }
+    return CacheControl()
+  }
+
+  /// The freshness lifetime of `response` in seconds: explicit (`s-maxage` for a
+  /// shared cache, `max-age`, `Expires` minus `Date`), or heuristic when the
+  /// policy allows it; `nil` when there is neither.
+  public func freshnessLifetime(of response: HTTPResponse, responseTime: Date) -> TimeInterval? {
+    let (control, targeted) = responseControl(response.headers)
+    if isShared, let seconds = control.sharedMaxAge { return TimeInterval(seconds) }
+    if let seconds = control.maxAge { return TimeInterval(seconds) }
+    if !targeted,
+      let lifetime = HTTPFreshness.expiresLifetime(
+        of: response.headers, responseTime: responseTime)
+    {
+      return lifetime
+    }
+    guard heuristicFreshness,
+      Self.heuristicallyCacheableStatuses.contains(response.status) || control.isPublic,
+      let modified = response.headers["Last-Modified"].flatMap(HTTPDate.parse)
+    else { return nil }
+    let date = response.headers["Date"].flatMap(HTTPDate.parse) ?? responseTime
+    let heuristic = max(0, date.timeIntervalSince(modified)) / 10
+    return min(heuristic, Self.seconds(maximumHeuristicLifetime))
+  }
+
   /// The record to store for `response`, the answer to `request`, or `nil` when it
-  /// must not be stored.
+  /// must not be stored (RFC 9111, section 3).
   ///
-  /// Not stored: methods other than GET and HEAD, `no-store` in the request or
-  /// the response, `private` in a shared cache, `Vary: *`, a status outside
-  /// ``storableStatuses``, 302 and 307 without an explicit lifetime, a request with
-  /// `Authorization` in a shared cache unless the response has `public`,
-  /// `s-maxage` or `must-revalidate`, and a response that is stale at once and
-  /// has no validator to revalidate it with. Freshness comes only from the
-  /// response's own fields (no heuristic): without `max-age`, `s-maxage` or
-  /// `Expires`, and with `no-cache`, the response is stored stale and revalidated
-  /// on each use.
+  /// Not stored: methods other than GET and HEAD, a request with a body,
+  /// `no-store` in the request or the response (unless `must-understand` with a
+  /// status this cache understands), `must-understand` with a status it does
+  /// not, `private` in a shared cache, a request with `Authorization` in a
+  /// shared cache unless the response has `public`, `s-maxage` or
+  /// `must-revalidate`, `Vary: *`, 206 and 304, a response with neither explicit
+  /// freshness, `public`, nor a heuristically cacheable status, and a response
+  /// that is stale at once and has no validator. `no-cache` stores the response
+  /// stale, to be revalidated on each use.
   public func record(
     for response: HTTPResponse, to request: HTTPRequestKey, requestTime: Date,
     responseTime: Date
   ) -> HTTPCacheRecord? {
-    guard Self.cacheableMethods.contains(request.method),
-      Self.storableStatuses.contains(response.status)
+    guard Self.cacheableMethods.contains(request.method), request.body.isEmpty,
+      (200..<600).contains(response.status), response.status != 206, response.status != 304
     else { return nil }
-    let requestControl = CacheControl(parsing: request.headers.values(for: "Cache-Control"))
-    let control = CacheControl(parsing: response.headers.values(for: "Cache-Control"))
-    if requestControl.noStore || control.noStore { return nil }
+    let requestControl = Self.requestControl(request.headers)
+    let (control, _) = responseControl(response.headers)
+    if control.contains("must-understand") {
+      guard Self.understoodStatuses.contains(response.status) else { return nil }
+    } else if control.noStore {
+      return nil
+    }
+    if requestControl.noStore { return nil }
     if isShared && control.isPrivate { return nil }
     if isShared && request.headers.contains(name: "Authorization")
       && !(control.isPublic || control.sharedMaxAge != nil || control.mustRevalidate)
     {
       return nil
     }
-    let vary = response.headers.values(for: "Vary").flatMap { $0.split(separator: ",") }
-    if vary.contains(where: { $0.trimmingCharacters(in: .whitespaces) == "*" }) { return nil }
+    let vary = HTTPVary(response.headers)
+    if vary.matchesNothing { return nil }
 
-    let explicit = HTTPFreshness.lifetime(
-      of: response.headers, shared: isShared, responseTime: responseTime)
-    if (response.status == 302 || response.status == 307) && explicit == nil { return nil }
-    let lifetime = control.noCache ? 0 : (explicit ?? 0)
+    let lifetime = freshnessLifetime(of: response, responseTime: responseTime)
+    guard
+      lifetime != nil || control.isPublic
+        || Self.heuristicallyCacheableStatuses.contains(response.status)
+    else { return nil }
+    let effective = control.noCache ? 0 : (lifetime ?? 0)
     let initialAge = HTTPFreshness.initialAge(
       of: response.headers, requestTime: requestTime, responseTime: responseTime)
-    let freshUntil = responseTime.addingTimeInterval(max(0, lifetime - initialAge))
+    let freshUntil = responseTime.addingTimeInterval(max(0, effective - initialAge))
+    var stored = response
+    stored.headers = response.headers.removingHopByHop()
     var record = HTTPCacheRecord(
-      response: response, requestTime: requestTime, responseTime: responseTime,
-      initialAge: initialAge, freshUntil: freshUntil, keepUntil: freshUntil)
+      response: stored, requestTime: requestTime, responseTime: responseTime,
+      initialAge: initialAge, freshUntil: freshUntil, keepUntil: freshUntil,
+      selectingFields: vary.selectingFields(of: request.headers))
+    let staleUse = TimeInterval(
+      max(control.seconds("stale-while-revalidate") ?? 0, control.seconds("stale-if-error") ?? 0))
     if record.hasValidators {
-      record.keepUntil = freshUntil.addingTimeInterval(Self.seconds(staleRetention))
+      record.keepUntil = freshUntil.addingTimeInterval(
+        max(Self.seconds(staleRetention), staleUse))
+    } else if staleUse > 0 {
+      record.keepUntil = freshUntil.addingTimeInterval(staleUse)
     } else if freshUntil <= responseTime {
       return nil
     }
@@ -98,15 +203,15 @@ public struct HTTPCachePolicy: Hashable, Sendable {
   }
 
   /// `stored` with every field of `update` in place of the stored fields of that
-  /// name, except the fields that describe the stored body's framing.
+  /// name, except the fields that describe the stored body's framing and the
+  /// hop-by-hop ones.
   static func merging(_ update: HTTPResponse, into stored: HTTPResponse) -> HTTPResponse {
-    let kept: Set<String> = [
-      "content-length", "transfer-encoding", "content-range", "connection", "keep-alive",
-    ]
+    let kept: Set<String> = ["content-length", "content-range"]
+    let fields = update.headers.removingHopByHop()
     var merged = stored
-    let names = Set(update.headers.map { $0.name.lowercased() }).subtracting(kept)
+    let names = Set(fields.map { $0.name.lowercased() }).subtracting(kept)
     for name in names { merged.headers.remove(name: name) }
-    for field in update.headers where names.contains(field.name.lowercased()) {
+    for field in fields where names.contains(field.name.lowercased()) {
       merged.headers.add(name: field.name, value: field.value)
     }
     return merged

@@ -1,8 +1,10 @@
 import Foundation
 
-/// What an HTTP cache stores for one request: the response, when it was
-/// requested and received, until when it is fresh, and its validators.
-/// `Codable`, so a disk level can hold it.
+/// What an HTTP cache stores for one response: the response, when it was
+/// requested and received, until when it is fresh, its validators, and the
+/// request header fields its `Vary` nominates (the fields that select it among
+/// the variants of its ``HTTPCacheKey``, see ``HTTPCacheEntry``). `Codable`, so
+/// a disk level can hold it.
 ///
 /// The record, not the level that stores it, says whether the response is
 /// fresh: a record copied into an upper level under that level's own expiry is
@@ -21,11 +23,16 @@ public struct HTTPCacheRecord: Hashable, Sendable, Codable {
   /// Until when the storage keeps the record: ``freshUntil``, or later when the
   /// response has validators, so that a stale record can still be revalidated.
   public var keepUntil: Date
+  /// The request header fields the response's `Vary` nominates, as the request
+  /// that produced the response had them (names lowercased, values normalised
+  /// by ``HTTPVary``; a field the request lacked is absent). Empty when the
+  /// response has no `Vary`.
+  public var selectingFields: HTTPHeaderFields
 
   /// Creates a record.
   public init(
     response: HTTPResponse, requestTime: Date, responseTime: Date, initialAge: TimeInterval,
-    freshUntil: Date, keepUntil: Date
+    freshUntil: Date, keepUntil: Date, selectingFields: HTTPHeaderFields = [:]
   ) {
     self.response = response
     self.requestTime = requestTime
@@ -33,6 +40,36 @@ public struct HTTPCacheRecord: Hashable, Sendable, Codable {
     self.initialAge = initialAge
     self.freshUntil = freshUntil
     self.keepUntil = keepUntil
+    self.selectingFields = selectingFields
+  }
+
+  /// Reads a record; one stored before records had ``selectingFields`` has none.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    response = try container.decode(HTTPResponse.self, forKey: .response)
+    requestTime = try container.decode(Date.self, forKey: .requestTime)
+    responseTime = try container.decode(Date.self, forKey: .responseTime)
+    initialAge = try container.decode(TimeInterval.self, forKey: .initialAge)
+    freshUntil = try container.decode(Date.self, forKey: .freshUntil)
+    keepUntil = try container.decode(Date.self, forKey: .keepUntil)
+    selectingFields =
+      try container.decodeIfPresent(HTTPHeaderFields.self, forKey: .selectingFields) ?? [:]
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case response, requestTime, responseTime, initialAge, freshUntil, keepUntil, selectingFields
+  }
+
+  /// The response's `Vary`.
+  public var vary: HTTPVary { HTTPVary(response.headers) }
+
+  /// Whether the stored response may answer a request with `requestFields`
+  /// (RFC 9111, section 4.1): its `Vary` is not `*` and every field it
+  /// nominates has, after normalisation, the value the stored request had (or
+  /// is absent from both).
+  public func matches(_ requestFields: HTTPHeaderFields) -> Bool {
+    let vary = self.vary
+    return !vary.matchesNothing && vary.selectingFields(of: requestFields) == selectingFields
   }
 
   /// The response's `ETag`, when it is a valid entity tag.
@@ -61,6 +98,11 @@ public struct HTTPCacheRecord: Hashable, Sendable, Codable {
       return CacheControl.maximumDeltaSeconds
     }
     return Int(max(0, seconds))
+  }
+
+  /// The response's age at `now`, in seconds with their fraction.
+  func exactAge(at now: Date) -> TimeInterval {
+    initialAge + max(0, now.timeIntervalSince(responseTime))
   }
 
   /// The response as served at `now`: with an `Age` field.

@@ -19,6 +19,8 @@ import NIOPosix
 /// ``HTTPFetcherError/deadlineExceeded(_:)``. Redirects (301, 302, 303, 307, 308)
 /// are followed up to ``maximumRedirects`` times, only to `http` and `https`
 /// URLs; any other fails with ``HTTPFetcherError/unsupportedRedirect(_:)``.
+/// In proxy mode (``Redirects/passOn``) a redirect is the answer. The key's
+/// body, when it has one, is sent with the request.
 /// Cancelling the returned future (or the task awaiting it) cancels the request
 /// and closes its connection.
 ///
@@ -49,6 +51,8 @@ public struct HTTPFetcher: Fetcher {
   public let maximumResponseSize: Int
   /// The most redirects one request follows.
   public let maximumRedirects: Int
+  /// Whether redirects are followed (a client) or passed on (a proxy).
+  public let redirects: Redirects
 
   /// Creates a fetcher on `client`.
   ///
@@ -59,13 +63,18 @@ public struct HTTPFetcher: Fetcher {
   ///   - deadline: the longest a whole request may take; `nil` (the default) for no limit.
   ///   - maximumResponseSize: the largest body, in bytes, a response may have.
   ///   - maximumRedirects: the most redirects one request follows.
+  ///   - redirects: ``Redirects/follow`` (the default) for a client,
+  ///     ``Redirects/passOn`` for a proxy, which answers with the redirect
+  ///     itself (give it a client created with `redirectConfiguration: .disallow`).
   public init(
     client: HTTPClient,
     timeout: Duration = .seconds(30),
     deadline: Duration? = nil,
     maximumResponseSize: Int = HTTPFetcher.defaultMaximumResponseSize,
-    maximumRedirects: Int = 5
+    maximumRedirects: Int = 5,
+    redirects: Redirects = .follow
   ) {
+    self.redirects = redirects
     self.client = client
     self.timeout = max(timeout, .milliseconds(1))
     self.deadline = deadline.map { max($0, .milliseconds(1)) }
@@ -109,11 +118,13 @@ public struct HTTPFetcher: Fetcher {
     var url = key.url
     var method = key.method
     var headers = key.headers
+    var body = key.body
     var redirects = 0
     while true {
       var request = HTTPClientRequest(url: url.absoluteString)
       request.method = HTTPMethod(rawValue: method)
       for field in headers { request.headers.add(name: field.name, value: field.value) }
+      if !body.isEmpty { request.body = .bytes(ByteBuffer(bytes: body)) }
       let response: HTTPClientResponse
       do {
         response = try await client.execute(request, deadline: backstopDeadline())
@@ -122,7 +133,7 @@ public struct HTTPFetcher: Fetcher {
       }
       activity.touch()
       let status = Int(response.status.code)
-      if [301, 302, 303, 307, 308].contains(status),
+      if self.redirects == .follow, [301, 302, 303, 307, 308].contains(status),
         let location = response.headers.first(name: "Location")
       {
         guard let target = URL(string: location, relativeTo: url)?.absoluteURL,
@@ -135,6 +146,10 @@ public struct HTTPFetcher: Fetcher {
         if status == 303 && method != "HEAD" || (status == 301 || status == 302) && method == "POST"
         {
           method = "GET"
+          body = Data()
+          for name in ["content-length", "content-type", "content-encoding"] {
+            headers.remove(name: name)
+          }
         }
         if target.scheme?.lowercased() != url.scheme?.lowercased() || target.host != url.host
           || target.port != url.port

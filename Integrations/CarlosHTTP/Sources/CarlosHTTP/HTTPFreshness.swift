@@ -15,10 +15,28 @@ public enum HTTPFreshness {
     let control = CacheControl(parsing: headers.values(for: "Cache-Control"))
     if shared, let seconds = control.sharedMaxAge { return TimeInterval(seconds) }
     if let seconds = control.maxAge { return TimeInterval(seconds) }
+    return expiresLifetime(of: headers, responseTime: responseTime)
+  }
+
+  /// The lifetime `Expires` states: it minus `Date` (`responseTime` when `Date`
+  /// is missing or invalid), 0 when `Expires` is invalid, `nil` when it is absent.
+  public static func expiresLifetime(of headers: HTTPHeaderFields, responseTime: Date)
+    -> TimeInterval?
+  {
     guard let expires = headers["Expires"] else { return nil }
     guard let expiry = HTTPDate.parse(expires) else { return 0 }
     let date = headers["Date"].flatMap(HTTPDate.parse) ?? responseTime
     return max(0, expiry.timeIntervalSince(date))
+  }
+
+  /// The `Age` field's value in seconds (RFC 9111, section 5.1): the first
+  /// member of the first field, when it is a non-negative integer (saturated at
+  /// ``CacheControl/maximumDeltaSeconds``); `nil` when the field is absent or
+  /// invalid, and then ignored.
+  public static func age(of headers: HTTPHeaderFields) -> Int? {
+    guard let first = headers["Age"] else { return nil }
+    let member = first.split(separator: ",", omittingEmptySubsequences: false).first ?? ""
+    return deltaSeconds(String(member))
   }
 
   /// The corrected initial age of a response, in seconds: the larger of its
@@ -31,7 +49,7 @@ public enum HTTPFreshness {
       headers["Date"].flatMap(HTTPDate.parse).map {
         max(0, responseTime.timeIntervalSince($0))
       } ?? 0
-    let ageField = headers["Age"].flatMap(deltaSeconds) ?? 0
+    let ageField = age(of: headers) ?? 0
     let delay = max(0, responseTime.timeIntervalSince(requestTime))
     return max(apparent, TimeInterval(ageField) + delay)
   }

@@ -1,6 +1,12 @@
 import Foundation
 
-/// What the HTTP level fetches: a method, a URL and request header fields.
+/// A request: what the HTTP level fetches and what an ``HTTPCache`` answers: a
+/// method, a URL, request header fields and a body (empty by default).
+///
+/// An ``HTTPCache`` does not store responses under the whole request: its
+/// storage key is the request's ``cacheKey`` (method and normalised URI), and
+/// the header fields a response's `Vary` nominates select among the stored
+/// variants. The header fields are sent to the origin.
 ///
 /// Two keys are equal when they ask for the same thing: the method is
 /// uppercased, header names are lowercased and fields are ordered by name
@@ -19,10 +25,15 @@ public struct HTTPRequestKey: Hashable, Sendable, Codable, CustomStringConvertib
   public let url: URL
   /// The request header fields: names lowercased, ordered by name.
   public let headers: HTTPHeaderFields
+  /// The request body, sent as it is (empty: none).
+  public let body: Data
 
   /// Creates a key.
-  public init(_ url: URL, method: String = "GET", headers: HTTPHeaderFields = [:]) {
+  public init(
+    _ url: URL, method: String = "GET", headers: HTTPHeaderFields = [:], body: Data = Data()
+  ) {
     self.url = url.absoluteURL
+    self.body = body
     self.method = method.uppercased()
     let cleaned = headers.map { field in
       HTTPHeader(
@@ -37,11 +48,17 @@ public struct HTTPRequestKey: Hashable, Sendable, Codable, CustomStringConvertib
     self.headers = HTTPHeaderFields(sorted.map(\.element))
   }
 
-  /// One line per part: the method and URL, then `name: value` for each field.
+  /// One line per part: the method and URL, then `name: value` for each field,
+  /// then, when there is a body, an empty line and the body in Base64.
   public var canonicalString: String {
-    ([method + " " + url.absoluteString] + headers.map { "\($0.name): \($0.value)" })
-      .joined(separator: "\n")
+    let lines = [method + " " + url.absoluteString] + headers.map { "\($0.name): \($0.value)" }
+    let head = lines.joined(separator: "\n")
+    return body.isEmpty ? head : head + "\n\n" + body.base64EncodedString()
   }
+
+  /// The primary key an ``HTTPCache`` stores the response to this request under:
+  /// the method and the normalised URL.
+  public var cacheKey: HTTPCacheKey { HTTPCacheKey(method: method, url: url) }
 
   /// The same as ``canonicalString``.
   public var description: String { canonicalString }
@@ -50,12 +67,12 @@ public struct HTTPRequestKey: Hashable, Sendable, Codable, CustomStringConvertib
   func replacing(name: String, value: String) -> HTTPRequestKey {
     var fields = headers
     fields.replaceOrAdd(name: name, value: value)
-    return HTTPRequestKey(url, method: method, headers: fields)
+    return HTTPRequestKey(url, method: method, headers: fields, body: body)
   }
 
-  /// This key with another method.
-  func with(method: String) -> HTTPRequestKey {
-    HTTPRequestKey(url, method: method, headers: headers)
+  /// This key with other header fields.
+  func with(headers: HTTPHeaderFields) -> HTTPRequestKey {
+    HTTPRequestKey(url, method: method, headers: headers, body: body)
   }
 
   /// Reads the key back from JSON through its initializer, so a decoded key is
@@ -65,10 +82,20 @@ public struct HTTPRequestKey: Hashable, Sendable, Codable, CustomStringConvertib
     self.init(
       try container.decode(URL.self, forKey: .url),
       method: try container.decode(String.self, forKey: .method),
-      headers: try container.decode(HTTPHeaderFields.self, forKey: .headers))
+      headers: try container.decode(HTTPHeaderFields.self, forKey: .headers),
+      body: try container.decodeIfPresent(Data.self, forKey: .body) ?? Data())
+  }
+
+  /// Writes the key as JSON; the body only when there is one.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(method, forKey: .method)
+    try container.encode(url, forKey: .url)
+    try container.encode(headers, forKey: .headers)
+    if !body.isEmpty { try container.encode(body, forKey: .body) }
   }
 
   private enum CodingKeys: String, CodingKey {
-    case method, url, headers
+    case method, url, headers, body
   }
 }

@@ -5,41 +5,6 @@ import Foundation
 import Synchronization
 import Testing
 
-/// One cache test: a server answering with `reply` (given the request, how many
-/// requests came before it, and the shared clock's time for `Date`), an
-/// ``HTTPCache`` on a memory level, both on one manual clock.
-private func withCache(
-  policy: HTTPCachePolicy = .shared,
-  _ reply: @escaping @Sendable (TestServer.Request, Int, Date) -> TestServer.Reply,
-  run body: (
-    TestServer, HTTPCache<MemoryCacheLevel<HTTPRequestKey, HTTPCacheRecord>, HTTPFetcher>,
-    MemoryCacheLevel<HTTPRequestKey, HTTPCacheRecord>, ManualClock
-  ) async throws -> Void
-) async throws {
-  let clock = ManualClock(start: Date(timeIntervalSince1970: 1_750_000_000))
-  let count = Mutex(0)
-  try await withServer { request in
-    let index = count.withLock { value in
-      defer { value += 1 }
-      return value
-    }
-    return reply(request, index, clock.now())
-  } run: { server, client in
-    let memory = MemoryCacheLevel<HTTPRequestKey, HTTPCacheRecord>(clock: clock)
-    let cache = memory.caching(HTTPFetcher(client: client), policy: policy, clock: clock)
-    try await body(server, cache, memory, clock)
-  }
-}
-
-/// A 200 with `body`, a `Date` of `now` and `headers`.
-private func dated(_ body: String, _ now: Date, _ headers: [(String, String)]) -> TestServer.Reply {
-  .respond(status: 200, headers: [("Date", HTTPDate.format(now))] + headers, body: Data(body.utf8))
-}
-
-private func text(_ response: HTTPResponse) -> String {
-  String(decoding: response.body, as: UTF8.self)
-}
-
 @Suite("HTTPCache")
 struct HTTPCacheTests {
   @Test("max-age: served from storage until it passes, stored with that expiry")
@@ -56,7 +21,7 @@ struct HTTPCacheTests {
       #expect(text(second) == "v0")
       #expect(second.headers["Age"] == "30")
       #expect(server.requests.count == 1)
-      let entry = try await memory.entry(forKey: key)
+      let entry = try await memory.entry(forKey: key.cacheKey)
       #expect(entry.expiresAt == start.addingTimeInterval(60))
       clock.advance(by: .seconds(31))
       #expect(text(try await cache.get(key)) == "v1")
@@ -87,7 +52,8 @@ struct HTTPCacheTests {
       let key = HTTPRequestKey(server.url("/e"))
       let start = clock.now()
       _ = try await cache.response(for: key)
-      #expect(try await memory.entry(forKey: key).expiresAt == start.addingTimeInterval(30))
+      #expect(
+        try await memory.entry(forKey: key.cacheKey).expiresAt == start.addingTimeInterval(30))
       clock.advance(by: .seconds(29))
       #expect(text(try await cache.response(for: key)) == "v0")
       clock.advance(by: .seconds(2))
@@ -105,7 +71,7 @@ struct HTTPCacheTests {
       clock.advance(by: .seconds(6))
       #expect(text(try await cache.response(for: key)) == "v1")
       #expect(text(try await cache.response(for: key)) == "v2")
-      await #expect(throws: (any Error).self) { _ = try await memory.entry(forKey: key) }
+      await #expect(throws: (any Error).self) { _ = try await memory.entry(forKey: key.cacheKey) }
     }
   }
 
@@ -134,7 +100,7 @@ struct HTTPCacheTests {
       } run: { server, cache, memory, _ in
         let key = HTTPRequestKey(server.url("/c"))
         _ = try await cache.response(for: key)
-        _ = try await memory.entry(forKey: key)
+        _ = try await memory.entry(forKey: key.cacheKey)
         #expect(text(try await cache.response(for: key)) == "v0")
         #expect(text(try await cache.response(for: key)) == "v0")
         #expect(server.requests.count == 3)
@@ -166,8 +132,8 @@ struct HTTPCacheTests {
       #expect(refreshed.headers["X-New"] == "1")
       #expect(refreshed.headers["Cache-Control"] == "max-age=100")
       #expect(server.requests.count == 2)
-      let entry = try await memory.entry(forKey: key)
-      #expect(entry.value.freshUntil == revalidatedAt.addingTimeInterval(100))
+      let entry = try await memory.entry(forKey: key.cacheKey)
+      #expect(entry.value.variants[0].freshUntil == revalidatedAt.addingTimeInterval(100))
       #expect(entry.expiresAt == revalidatedAt.addingTimeInterval(100 + 86_400))
       clock.advance(by: .seconds(90))
       #expect(text(try await cache.response(for: key)) == "body")
@@ -203,7 +169,7 @@ struct HTTPCacheTests {
       clock.advance(by: .seconds(11))
       #expect(text(try await cache.response(for: key)) == "v1")
       #expect(server.requests.last?.header("If-None-Match") == "\"0\"")
-      #expect(text(try await memory.entry(forKey: key).value.response) == "v1")
+      #expect(text(try await memory.entry(forKey: key.cacheKey).value.variants[0].response) == "v1")
       #expect(text(try await cache.response(for: key)) == "v1")
       #expect(server.requests.count == 2)
     }
@@ -226,19 +192,21 @@ struct HTTPCacheTests {
       clock.advance(by: .seconds(11))
       let failed = try await cache.response(for: key)
       #expect(failed.status == 503)
-      #expect(text(try await memory.entry(forKey: key).value.response) == "stored")
+      #expect(
+        text(try await memory.entry(forKey: key.cacheKey).value.variants[0].response) == "stored")
       #expect(text(try await cache.response(for: key)) == "stored")
       #expect(server.requests.count == 3)
     }
   }
 
-  @Test("A status that is not storable is passed through and not stored")
+  @Test("A status without explicit freshness that is not heuristically cacheable is not stored")
   func statuses() async throws {
     try await withCache { request, index, now in
       let status = request.uri == "/500" ? 500 : 404
       return .respond(
         status: status,
-        headers: [("Date", HTTPDate.format(now)), ("Cache-Control", "max-age=60")],
+        headers: [("Date", HTTPDate.format(now))]
+          + (status == 404 ? [("Cache-Control", "max-age=60")] : []),
         body: Data("\(status) #\(index)".utf8))
     } run: { server, cache, _, _ async throws in
       for _ in 0..<2 {
@@ -282,7 +250,9 @@ struct HTTPCacheTests {
       #expect(text(try await cache.response(for: noCache)) == "v1")
       let noStore = HTTPRequestKey(server.url("/q2"), headers: ["Cache-Control": "no-store"])
       _ = try await cache.response(for: noStore)
-      await #expect(throws: (any Error).self) { _ = try await memory.entry(forKey: noStore) }
+      await #expect(throws: (any Error).self) {
+        _ = try await memory.entry(forKey: noStore.cacheKey)
+      }
     }
   }
 
@@ -295,14 +265,14 @@ struct HTTPCacheTests {
     try await withServer { _ in
       dated("x", clock.now(), [("Cache-Control", "max-age=60"), ("ETag", "\"e\"")])
     } run: { server, client in
-      let memory = MemoryCacheLevel<HTTPRequestKey, HTTPCacheRecord>(clock: clock)
-      let disk = DiskCacheLevel<HTTPRequestKey, HTTPCacheRecord>(path: folder, clock: clock)
+      let memory = MemoryCacheLevel<HTTPCacheKey, HTTPCacheEntry>(clock: clock)
+      let disk = DiskCacheLevel<HTTPCacheKey, HTTPCacheEntry>(path: folder, clock: clock)
       let cache = (memory >>> disk).caching(HTTPFetcher(client: client), clock: clock)
       let key = HTTPRequestKey(server.url("/d"))
       _ = try await cache.response(for: key)
       let keep = clock.now().addingTimeInterval(60 + 86_400)
-      #expect(try await memory.entry(forKey: key).expiresAt == keep)
-      #expect(try await disk.entry(forKey: key).expiresAt == keep)
+      #expect(try await memory.entry(forKey: key.cacheKey).expiresAt == keep)
+      #expect(try await disk.entry(forKey: key.cacheKey).expiresAt == keep)
       // Copied up from disk, the record is still judged by its own freshness.
       memory.clear()
       clock.advance(by: .seconds(30))
@@ -326,7 +296,7 @@ struct HTTPCacheTests {
       #expect(text(try await cache.response(for: key)) == "origin")
       let uncacheable = HTTPResponse(status: 200, headers: ["Cache-Control": "no-store"])
       try await cache.set(uncacheable, forKey: key)
-      await #expect(throws: (any Error).self) { _ = try await memory.entry(forKey: key) }
+      await #expect(throws: (any Error).self) { _ = try await memory.entry(forKey: key.cacheKey) }
       #expect(server.requests.count == 1)
     }
   }
@@ -336,7 +306,7 @@ struct HTTPCacheTests {
     try await withServer { _ in
       .hang
     } run: { server, client in
-      let cache = MemoryCacheLevel<HTTPRequestKey, HTTPCacheRecord>()
+      let cache = MemoryCacheLevel<HTTPCacheKey, HTTPCacheEntry>()
         .caching(HTTPFetcher(client: client))
       let future: Future<HTTPResponse> = cache.get(HTTPRequestKey(server.url("/held")))
       #expect(await server.wait(upTo: .seconds(5)) { server.requests.count == 1 })

@@ -64,7 +64,7 @@ struct HeaderParsingTests {
         == 17)
   }
 
-  @Test("The policy refuses what must not be stored")
+  @Test("The policy refuses what must not be stored, and stores any status with explicit freshness")
   func policy() {
     let url = URL(string: "https://example.com/")!
     let now = Date(timeIntervalSince1970: 1_750_000_000)
@@ -81,7 +81,11 @@ struct HeaderParsingTests {
     #expect(!stored(["Cache-Control": "max-age=60, private"]))
     #expect(stored(["Cache-Control": "max-age=60, private"], shared: false))
     #expect(!stored(["Cache-Control": "max-age=60", "Vary": "accept, *"]))
-    #expect(!stored(["Cache-Control": "max-age=60"], status: 500))
+    #expect(stored(["Cache-Control": "max-age=60"], status: 500))
+    #expect(!stored([:], status: 500))
+    #expect(stored(["Cache-Control": "max-age=60, no-store, must-understand"]))
+    #expect(!stored(["Cache-Control": "max-age=60, must-understand"], status: 599))
+    #expect(!stored(["Cache-Control": "max-age=60"], status: 206))
     #expect(!stored([:], status: 302))
     #expect(stored(["Cache-Control": "max-age=60"], status: 302))
     #expect(!stored(["Cache-Control": "no-cache"]))

@@ -9,8 +9,8 @@ import Testing
 /// A memory level and a disk level in front of the HTTP level: responses are kept
 /// as long as their headers allow, in memory and on disk.
 func pages(client: HTTPClient, folder: String) -> some CacheLevel<HTTPRequestKey, HTTPResponse> {
-  let memory = MemoryCacheLevel<HTTPRequestKey, HTTPCacheRecord>(capacity: 50 << 20)
-  let disk = DiskCacheLevel<HTTPRequestKey, HTTPCacheRecord>(path: folder, capacity: 500 << 20)
+  let memory = MemoryCacheLevel<HTTPCacheKey, HTTPCacheEntry>(capacity: 50 << 20)
+  let disk = DiskCacheLevel<HTTPCacheKey, HTTPCacheEntry>(path: folder, capacity: 500 << 20)
   let http = HTTPFetcher(client: client, timeout: .seconds(10), maximumResponseSize: 10 << 20)
   return (memory >>> disk).caching(http, policy: .private)
 }

@@ -20,12 +20,13 @@ func withClient<T: Sendable>(
 
 /// Runs `body` with a server answering with `handler` and a new client; stops both.
 func withServer<T: Sendable>(
+  configuration: HTTPClient.Configuration = .init(),
   _ handler: @escaping @Sendable (TestServer.Request) -> TestServer.Reply,
   run body: (TestServer, HTTPClient) async throws -> T
 ) async throws -> T {
   let server = try await TestServer(handler: handler)
   do {
-    let result = try await withClient { try await body(server, $0) }
+    let result = try await withClient(configuration) { try await body(server, $0) }
     await server.stop()
     return result
   } catch {

@@ -1,0 +1,38 @@
+import Carlos
+import CarlosHTTP
+import Foundation
+import Testing
+
+@Suite("HTTPCacheKey")
+struct HTTPCacheKeyTests {
+  @Test("The primary key is the method and the normalised URI, whatever the header fields")
+  func primaryKey() {
+    let plain = HTTPRequestKey(URL(string: "http://example.com/a?q=1")!)
+    let withFields = HTTPRequestKey(
+      URL(string: "HTTP://Example.COM:80/a?q=1#top")!, method: "get",
+      headers: ["Accept": "text/html", "Cookie": "a=b"])
+    #expect(plain.cacheKey == withFields.cacheKey)
+    #expect(plain.cacheKey.toString() == "GET http://example.com/a?q=1")
+    #expect(HTTPRequestKey(URL(string: "http://example.com/a?q=2")!).cacheKey != plain.cacheKey)
+    #expect(
+      HTTPRequestKey(URL(string: "http://example.com/a?q=1")!, method: "HEAD").cacheKey
+        != plain.cacheKey)
+  }
+
+  @Test("Default ports, empty paths and escapes of unreserved characters are normalised")
+  func normalisation() {
+    func uri(_ text: String) -> String { HTTPCacheKey(url: URL(string: text)!).uri }
+    #expect(uri("https://example.com:443") == "https://example.com/")
+    #expect(uri("http://example.com:8080/") == "http://example.com:8080/")
+    #expect(uri("http://example.com/%7euser/%2f%41") == "http://example.com/~user/%2FA")
+    #expect(uri("http://example.com/a?b=%7e") == "http://example.com/a?b=~")
+  }
+
+  @Test("A key survives JSON and names itself the same way after it")
+  func codable() throws {
+    let key = HTTPCacheKey(method: "HEAD", url: URL(string: "http://Example.com/x")!)
+    let decoded = try JSONDecoder().decode(HTTPCacheKey.self, from: JSONEncoder().encode(key))
+    #expect(decoded == key)
+    #expect(decoded.toString() == "HEAD http://example.com/x")
+  }
+}
