@@ -144,7 +144,12 @@ final class InFlightLoads: Sendable {
 extension Hashable {
   /// Whether `other` is a value of this type equal to this one.
   fileprivate func isEqual(to other: any Hashable) -> Bool {
-    guard let other = other as? Self else { return false }
-    return self == other
+    guard type(of: other) == Self.self else { return false }
+    return equals(other)
+  }
+
+  /// Whether `other`, a value of this very type, equals this one.
+  private func equals<Other: Hashable>(_ other: Other) -> Bool {
+    self == unsafeBitCast(other, to: Self.self)
   }
 }
