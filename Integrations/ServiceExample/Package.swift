@@ -9,7 +9,7 @@ let carlos = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
 // An end-to-end service (a program, not a library): a Hummingbird JSON endpoint that
 // reads through memory >>> PostgreSQL >>> an HTTP upstream, measured under load by
-// Scripts/load.py. It uses the Postgres, HTTP and CarlosHummingbird packages next to it.
+// Scripts/load.py. It uses the CarlosPostgres, CarlosHTTP and CarlosHummingbird packages next to it.
 let package = Package(
   name: "CarlosServiceExample",
   platforms: [.macOS(.v15)],
