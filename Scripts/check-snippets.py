@@ -14,8 +14,20 @@ folder and name it in INTEGRATIONS_SCRATCH).
     Scripts/check-snippets.py            # after `swift build` (and the Integrations builds)
     Scripts/check-snippets.py --list     # print the snippets it finds
 
+An Integrations README's manifest that depends on the checkout by path
+(`.package(path: "../Carlos/Integrations/...")`, as an application next to the
+checkout would) is also built as that application: the manifest goes into a
+throwaway folder, its `../Carlos` paths replaced by this checkout's real path and its
+`package: "Carlos"` by the identity SwiftPM gives this checkout (its folder's name);
+each executable target gets the README's snippet that starts with
+`// Sources/<Target>/main.swift`, or a main.swift importing every product the
+manifest names; then `swift build` builds it, in INTEGRATIONS_SCRATCH when set (the
+packages' modules are already built there), else in the named package's `.build`.
+`--no-apps` skips these builds.
+
 Exits non-zero, printing the compiler's errors, when a snippet does not compile or
-draws a warning (such as an `await` on a call that does not wait).
+draws a warning (such as an `await` on a call that does not wait), or when such an
+application does not build.
 """
 import glob
 import os
@@ -23,6 +35,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PRELUDE = os.path.join(ROOT, "Scripts", "Snippets", "Prelude.swift")
@@ -106,9 +119,64 @@ def check(name, line, code, scratch):
     return True
 
 
+CHECKOUT_PATH = re.compile(r'\.package\(path: "\.\./Carlos((?:/[^"]*)?)"\)')
+APP_SOURCE = re.compile(r"^// (Sources/(\w+)/\w+\.swift)\n")
+
+
+def applications(name):
+    """The manifests of document `name` (an Integrations README) that depend on the
+    checkout by path, each with the README's snippets of its sources."""
+    if not name.startswith("Integrations/"):
+        return []
+    found = list(snippets(name))
+    sources = {}
+    for _, code in found:
+        match = APP_SOURCE.match(code)
+        if match:
+            sources[match.group(1)] = code
+    return [(line, code, sources) for line, code in found
+            if code.lstrip().startswith("// swift-tools-version") and CHECKOUT_PATH.search(code)]
+
+
+def build_application(name, line, manifest, sources):
+    """Builds the application of the manifest at `name`:`line`; False when it fails."""
+    identity = os.path.basename(ROOT).lower()
+    local = CHECKOUT_PATH.sub(lambda m: f'.package(path: "{ROOT}{m.group(1)}")', manifest)
+    local = local.replace('package: "Carlos")', f'package: "{identity}")')
+    app_name = re.search(r'Package\(\s*name: "([^"]+)"', manifest).group(1)
+    shared = os.environ.get("INTEGRATIONS_SCRATCH")
+    if shared:
+        scratch = os.path.join(ROOT, shared)
+    else:
+        first = CHECKOUT_PATH.search(manifest.split(".package(path: \"../Carlos\")")[-1])
+        scratch = os.path.join(ROOT + (first.group(1) if first else ""), ".build")
+    with tempfile.TemporaryDirectory() as folder:
+        app = os.path.join(folder, app_name)
+        os.makedirs(app)
+        with open(os.path.join(app, "Package.swift"), "w") as f:
+            f.write(local)
+        products = re.findall(r'\.product\(name: "(\w+)"', manifest)
+        for target in re.findall(r'\.executableTarget\(\s*name: "(\w+)"', manifest):
+            path = f"Sources/{target}/main.swift"
+            code = sources.get(path, "".join(f"import {p}\n" for p in products))
+            os.makedirs(os.path.join(app, "Sources", target))
+            with open(os.path.join(app, path), "w") as f:
+                f.write(code)
+        start = time.monotonic()
+        result = subprocess.run(["swift", "build", "--package-path", app, "--scratch-path", scratch],
+                                capture_output=True, text=True)
+        seconds = time.monotonic() - start
+    if result.returncode != 0:
+        print(f"✘ {name}:{line}: the application {app_name} does not build:")
+        print(result.stdout[-5000:] + result.stderr[-5000:])
+        return False
+    print(f"✔ {name}:{line}: the application {app_name} builds ({seconds:.0f} s)")
+    return True
+
+
 def main():
     listing = "--list" in sys.argv
-    total = failed = 0
+    total = failed = apps = apps_failed = 0
     with tempfile.TemporaryDirectory() as scratch:
         for name in documents():
             for line, code in snippets(name):
@@ -117,9 +185,16 @@ def main():
                     print(f"==== {name}:{line}\n{code}")
                 elif not check(name, line, code, scratch):
                     failed += 1
+    if not listing and "--no-apps" not in sys.argv:
+        for name in documents():
+            for line, manifest, sources in applications(name):
+                apps += 1
+                if not build_application(name, line, manifest, sources):
+                    apps_failed += 1
     if not listing:
-        print(f"{total - failed} of {total} snippets compile")
-    sys.exit(1 if failed else 0)
+        print(f"{total - failed} of {total} snippets compile; "
+              f"{apps - apps_failed} of {apps} README applications build")
+    sys.exit(1 if failed or apps_failed else 0)
 
 
 if __name__ == "__main__":
