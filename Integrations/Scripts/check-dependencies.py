@@ -15,7 +15,8 @@ Then it resolves an application that depends on every library package here and p
 each dependency the manifests take with `from:` to that lowest version (`exact:`), in
 a scratch folder of its own: the lowest versions the manifests allow must resolve
 together (swift-nio 2.101.2, say, while the newest is 2.101.3). With `--build-lowest`
-it also builds that application (every package's library at those versions).
+it builds that application instead (every package's library at those versions), in
+INTEGRATIONS_SCRATCH when set.
 
 Exits non-zero on a violation or when a package cannot be resolved.
 """
@@ -127,6 +128,10 @@ def check_lowest(build):
                          for url, version in sorted(lowest.items()))
         start = time.monotonic()
         command = ["swift", "build" if build else "package", "--package-path", app]
+        if build and os.environ.get("INTEGRATIONS_SCRATCH"):
+            # Reuses the modules that do not depend on a pinned package; the scratch
+            # folder's checkouts are left at the lowest versions.
+            command += ["--scratch-path", os.path.abspath(os.environ["INTEGRATIONS_SCRATCH"])]
         if not build:
             command.append("resolve")
         result = subprocess.run(command, capture_output=True, text=True)
