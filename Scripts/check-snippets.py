@@ -16,14 +16,16 @@ folder and name it in INTEGRATIONS_SCRATCH).
 
 An Integrations README's manifest that depends on the checkout by path
 (`.package(path: "../Carlos/Integrations/...")`, as an application next to the
-checkout would) is also built as that application: the manifest goes into a
-throwaway folder, its `../Carlos` paths replaced by this checkout's real path and its
-`package: "Carlos"` by the identity SwiftPM gives this checkout (its folder's name);
-each executable target gets the README's snippet that starts with
-`// Sources/<Target>/main.swift`, or a main.swift importing every product the
-manifest names; then `swift build` builds it, in INTEGRATIONS_SCRATCH when set (the
-packages' modules are already built there), else in the named package's `.build`.
-`--no-apps` skips these builds.
+checkout would) is also built as that application, first: every such manifest's
+executable target becomes a target of one throwaway package (one build: SwiftPM
+removes from a scratch folder the checkouts that the package it builds does not use),
+with the manifest's `.product` lines, the README's snippet that starts with
+`// Sources/<Target>/main.swift` or else a main.swift importing every product, and the
+manifests' `.package` lines, their `../Carlos` paths pointed at this checkout and
+`package: "Carlos"` at the identity SwiftPM gives this checkout (its folder's name).
+Each manifest must declare the packages its products name. The build goes to
+INTEGRATIONS_SCRATCH when set (where the packages' modules already are), else to
+Integrations/.build-readme-apps. `--no-apps` skips it.
 
 Exits non-zero, printing the compiler's errors, when a snippet does not compile or
 draws a warning (such as an `await` on a call that does not wait), or when such an
@@ -138,45 +140,93 @@ def applications(name):
             if code.lstrip().startswith("// swift-tools-version") and CHECKOUT_PATH.search(code)]
 
 
-def build_application(name, line, manifest, sources):
-    """Builds the application of the manifest at `name`:`line`; False when it fails."""
-    identity = os.path.basename(ROOT).lower()
-    local = CHECKOUT_PATH.sub(lambda m: f'.package(path: "{ROOT}{m.group(1)}")', manifest)
-    local = local.replace('package: "Carlos")', f'package: "{identity}")')
-    app_name = re.search(r'Package\(\s*name: "([^"]+)"', manifest).group(1)
-    shared = os.environ.get("INTEGRATIONS_SCRATCH")
-    if shared:
-        scratch = os.path.join(ROOT, shared)
-    else:
-        first = CHECKOUT_PATH.search(manifest.split(".package(path: \"../Carlos\")")[-1])
-        scratch = os.path.join(ROOT + (first.group(1) if first else ""), ".build")
-    with tempfile.TemporaryDirectory() as folder:
-        app = os.path.join(folder, app_name)
-        os.makedirs(app)
-        with open(os.path.join(app, "Package.swift"), "w") as f:
-            f.write(local)
-        products = re.findall(r'\.product\(name: "(\w+)"', manifest)
+PACKAGE_LINE = re.compile(r'^ *(\.package\((?:url|path): "([^"]+)"[^\n]*\)),?$', re.M)
+PRODUCT = re.compile(r'\.product\(name: "(\w+)", package: "([^"]+)"\)')
+
+
+def identity(location):
+    return os.path.basename(location.rstrip("/")).removesuffix(".git").lower()
+
+
+def build_applications(apps):
+    """Builds the applications of `apps` ((document, line, manifest, sources) each) as
+    one package, with one executable target per application: each target takes its
+    manifest's `.product` lines, the package takes every manifest's `.package` lines
+    (the highest `from:` where two differ). One package, because SwiftPM removes from a
+    scratch folder the checkouts that the package it builds does not use, and the next
+    build's new checkouts would compile again. That every `package:` a manifest's
+    products name is declared by that manifest's own `.package` lines is checked here.
+    Returns the number of applications that fail."""
+    failed = 0
+    checkout = os.path.basename(ROOT).lower()
+    packages, targets = {}, []
+    for index, (name, line, manifest, sources) in enumerate(apps):
+        declared = {"carlos" if "../Carlos" == location else identity(location): line_
+                    for line_, location in PACKAGE_LINE.findall(manifest)
+                    for location in [location]}
+        products = PRODUCT.findall(manifest)
+        missing = sorted({package for _, package in products if package.lower() not in declared})
+        if missing:
+            print(f"✘ {name}:{line}: products of {', '.join(missing)}, which no `.package` line declares")
+            failed += 1
+            continue
+        for key, line_ in declared.items():
+            line_ = CHECKOUT_PATH.sub(lambda m: f'.package(path: "{ROOT}{m.group(1)}")', line_)
+            version = re.search(r'from: "([^"]+)"', line_)
+            old = packages.get(key)
+            if old and version and re.search(r'from: "([^"]+)"', old):
+                newer = max(version.group(1), re.search(r'from: "([^"]+)"', old).group(1),
+                            key=lambda v: tuple(int(x) for x in v.split(".")))
+                line_ = re.sub(r'from: "[^"]+"', f'from: "{newer}"', line_)
+            packages[key] = line_
         for target in re.findall(r'\.executableTarget\(\s*name: "(\w+)"', manifest):
-            path = f"Sources/{target}/main.swift"
-            code = sources.get(path, "".join(f"import {p}\n" for p in products))
+            code = sources.get(f"Sources/{target}/main.swift",
+                               "".join(f"import {product}\n" for product, _ in products))
+            dependencies = [f'.product(name: "{product}", package: "{checkout if package == "Carlos" else package}")'
+                            for product, package in products]
+            targets.append((f"{target}{index}", dependencies, code, name, line))
+    manifest = "\n".join(
+        ["// swift-tools-version: 6.1", "import PackageDescription", "",
+         "let package = Package(", '  name: "ReadmeApplications",', "  platforms: [.macOS(.v15)],",
+         "  dependencies: ["]
+        + [f"    {line_}," for line_ in packages.values()]
+        + ["  ],", "  targets: ["]
+        + [f'    .executableTarget(name: "{target}", dependencies: [{", ".join(deps)}]),'
+           for target, deps, _, _, _ in targets]
+        + ["  ]", ")", ""])
+    shared = os.environ.get("INTEGRATIONS_SCRATCH")
+    scratch = os.path.join(ROOT, shared) if shared else os.path.join(ROOT, "Integrations", ".build-readme-apps")
+    with tempfile.TemporaryDirectory() as folder:
+        app = os.path.join(folder, "ReadmeApplications")
+        for target, _, code, _, _ in targets:
             os.makedirs(os.path.join(app, "Sources", target))
-            with open(os.path.join(app, path), "w") as f:
+            with open(os.path.join(app, "Sources", target, "main.swift"), "w") as f:
                 f.write(code)
+        with open(os.path.join(app, "Package.swift"), "w") as f:
+            f.write(manifest)
         start = time.monotonic()
         result = subprocess.run(["swift", "build", "--package-path", app, "--scratch-path", scratch],
-                                capture_output=True, text=True)
+                                capture_output=True, text=True, cwd=ROOT)
         seconds = time.monotonic() - start
     if result.returncode != 0:
-        print(f"✘ {name}:{line}: the application {app_name} does not build:")
-        print(result.stdout[-5000:] + result.stderr[-5000:])
-        return False
-    print(f"✔ {name}:{line}: the application {app_name} builds ({seconds:.0f} s)")
-    return True
+        print(f"✘ the READMEs' applications do not build ({seconds:.0f} s):")
+        print(manifest)
+        print(result.stdout[-8000:] + result.stderr[-8000:])
+        return failed + len(targets)
+    for target, _, _, name, line in targets:
+        print(f"✔ {name}:{line}: its application builds (as target {target})")
+    print(f"the READMEs' applications built in {seconds:.0f} s")
+    return failed
 
 
 def main():
     listing = "--list" in sys.argv
     total = failed = apps = apps_failed = 0
+    if not listing and "--no-apps" not in sys.argv:
+        # First: the build also gives the snippets below the Integrations modules.
+        found = [(name, *app) for name in documents() for app in applications(name)]
+        apps = len(found)
+        apps_failed = build_applications(found)
     with tempfile.TemporaryDirectory() as scratch:
         for name in documents():
             for line, code in snippets(name):
@@ -185,12 +235,6 @@ def main():
                     print(f"==== {name}:{line}\n{code}")
                 elif not check(name, line, code, scratch):
                     failed += 1
-    if not listing and "--no-apps" not in sys.argv:
-        for name in documents():
-            for line, manifest, sources in applications(name):
-                apps += 1
-                if not build_application(name, line, manifest, sources):
-                    apps_failed += 1
     if not listing:
         print(f"{total - failed} of {total} snippets compile; "
               f"{apps - apps_failed} of {apps} README applications build")
