@@ -14,8 +14,22 @@ folder and name it in INTEGRATIONS_SCRATCH).
     Scripts/check-snippets.py            # after `swift build` (and the Integrations builds)
     Scripts/check-snippets.py --list     # print the snippets it finds
 
+An Integrations README's manifest that depends on the checkout by path
+(`.package(path: "../Carlos/Integrations/...")`, as an application next to the
+checkout would) is also built as that application, first: every such manifest's
+executable target becomes a target of one throwaway package (one build: SwiftPM
+removes from a scratch folder the checkouts that the package it builds does not use),
+with the manifest's `.product` lines, the README's snippet that starts with
+`// Sources/<Target>/main.swift` or else a main.swift importing every product, and the
+manifests' `.package` lines, their `../Carlos` paths pointed at this checkout and
+`package: "Carlos"` at the identity SwiftPM gives this checkout (its folder's name).
+Each manifest must declare the packages its products name. The build goes to
+INTEGRATIONS_SCRATCH when set (where the packages' modules already are), else to
+Integrations/.build-readme-apps. `--no-apps` skips it.
+
 Exits non-zero, printing the compiler's errors, when a snippet does not compile or
-draws a warning (such as an `await` on a call that does not wait).
+draws a warning (such as an `await` on a call that does not wait), or when such an
+application does not build.
 """
 import glob
 import os
@@ -23,6 +37,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PRELUDE = os.path.join(ROOT, "Scripts", "Snippets", "Prelude.swift")
@@ -106,9 +121,112 @@ def check(name, line, code, scratch):
     return True
 
 
+CHECKOUT_PATH = re.compile(r'\.package\(path: "\.\./Carlos((?:/[^"]*)?)"\)')
+APP_SOURCE = re.compile(r"^// (Sources/(\w+)/\w+\.swift)\n")
+
+
+def applications(name):
+    """The manifests of document `name` (an Integrations README) that depend on the
+    checkout by path, each with the README's snippets of its sources."""
+    if not name.startswith("Integrations/"):
+        return []
+    found = list(snippets(name))
+    sources = {}
+    for _, code in found:
+        match = APP_SOURCE.match(code)
+        if match:
+            sources[match.group(1)] = code
+    return [(line, code, sources) for line, code in found
+            if code.lstrip().startswith("// swift-tools-version") and CHECKOUT_PATH.search(code)]
+
+
+PACKAGE_LINE = re.compile(r'^ *(\.package\((?:url|path): "([^"]+)"[^\n]*\)),?$', re.M)
+PRODUCT = re.compile(r'\.product\(name: "(\w+)", package: "([^"]+)"\)')
+
+
+def identity(location):
+    return os.path.basename(location.rstrip("/")).removesuffix(".git").lower()
+
+
+def build_applications(apps):
+    """Builds the applications of `apps` ((document, line, manifest, sources) each) as
+    one package, with one executable target per application: each target takes its
+    manifest's `.product` lines, the package takes every manifest's `.package` lines
+    (the highest `from:` where two differ). One package, because SwiftPM removes from a
+    scratch folder the checkouts that the package it builds does not use, and the next
+    build's new checkouts would compile again. That every `package:` a manifest's
+    products name is declared by that manifest's own `.package` lines is checked here.
+    Returns the number of applications that fail."""
+    failed = 0
+    checkout = os.path.basename(ROOT).lower()
+    packages, targets = {}, []
+    for index, (name, line, manifest, sources) in enumerate(apps):
+        declared = {"carlos" if "../Carlos" == location else identity(location): line_
+                    for line_, location in PACKAGE_LINE.findall(manifest)
+                    for location in [location]}
+        products = PRODUCT.findall(manifest)
+        missing = sorted({package for _, package in products if package.lower() not in declared})
+        if missing:
+            print(f"✘ {name}:{line}: products of {', '.join(missing)}, which no `.package` line declares")
+            failed += 1
+            continue
+        for key, line_ in declared.items():
+            line_ = CHECKOUT_PATH.sub(lambda m: f'.package(path: "{ROOT}{m.group(1)}")', line_)
+            version = re.search(r'from: "([^"]+)"', line_)
+            old = packages.get(key)
+            if old and version and re.search(r'from: "([^"]+)"', old):
+                newer = max(version.group(1), re.search(r'from: "([^"]+)"', old).group(1),
+                            key=lambda v: tuple(int(x) for x in v.split(".")))
+                line_ = re.sub(r'from: "[^"]+"', f'from: "{newer}"', line_)
+            packages[key] = line_
+        for target in re.findall(r'\.executableTarget\(\s*name: "(\w+)"', manifest):
+            code = sources.get(f"Sources/{target}/main.swift",
+                               "".join(f"import {product}\n" for product, _ in products))
+            dependencies = [f'.product(name: "{product}", package: "{checkout if package == "Carlos" else package}")'
+                            for product, package in products]
+            targets.append((f"{target}{index}", dependencies, code, name, line))
+    manifest = "\n".join(
+        ["// swift-tools-version: 6.1", "import PackageDescription", "",
+         "let package = Package(", '  name: "ReadmeApplications",', "  platforms: [.macOS(.v15)],",
+         "  dependencies: ["]
+        + [f"    {line_}," for line_ in packages.values()]
+        + ["  ],", "  targets: ["]
+        + [f'    .executableTarget(name: "{target}", dependencies: [{", ".join(deps)}]),'
+           for target, deps, _, _, _ in targets]
+        + ["  ]", ")", ""])
+    shared = os.environ.get("INTEGRATIONS_SCRATCH")
+    scratch = os.path.join(ROOT, shared) if shared else os.path.join(ROOT, "Integrations", ".build-readme-apps")
+    with tempfile.TemporaryDirectory() as folder:
+        app = os.path.join(folder, "ReadmeApplications")
+        for target, _, code, _, _ in targets:
+            os.makedirs(os.path.join(app, "Sources", target))
+            with open(os.path.join(app, "Sources", target, "main.swift"), "w") as f:
+                f.write(code)
+        with open(os.path.join(app, "Package.swift"), "w") as f:
+            f.write(manifest)
+        start = time.monotonic()
+        result = subprocess.run(["swift", "build", "--package-path", app, "--scratch-path", scratch],
+                                capture_output=True, text=True, cwd=ROOT)
+        seconds = time.monotonic() - start
+    if result.returncode != 0:
+        print(f"✘ the READMEs' applications do not build ({seconds:.0f} s):")
+        print(manifest)
+        print(result.stdout[-8000:] + result.stderr[-8000:])
+        return failed + len(targets)
+    for target, _, _, name, line in targets:
+        print(f"✔ {name}:{line}: its application builds (as target {target})")
+    print(f"the READMEs' applications built in {seconds:.0f} s")
+    return failed
+
+
 def main():
     listing = "--list" in sys.argv
-    total = failed = 0
+    total = failed = apps = apps_failed = 0
+    if not listing and "--no-apps" not in sys.argv:
+        # First: the build also gives the snippets below the Integrations modules.
+        found = [(name, *app) for name in documents() for app in applications(name)]
+        apps = len(found)
+        apps_failed = build_applications(found)
     with tempfile.TemporaryDirectory() as scratch:
         for name in documents():
             for line, code in snippets(name):
@@ -118,8 +236,9 @@ def main():
                 elif not check(name, line, code, scratch):
                     failed += 1
     if not listing:
-        print(f"{total - failed} of {total} snippets compile")
-    sys.exit(1 if failed else 0)
+        print(f"{total - failed} of {total} snippets compile; "
+              f"{apps - apps_failed} of {apps} README applications build")
+    sys.exit(1 if failed or apps_failed else 0)
 
 
 if __name__ == "__main__":

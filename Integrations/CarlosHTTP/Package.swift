@@ -18,8 +18,8 @@ let package = Package(
   ],
   dependencies: [
     .package(path: "../.."),
-    .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
-    .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
+    .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+    .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
   ],
   targets: [
     .target(

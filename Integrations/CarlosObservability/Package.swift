@@ -17,10 +17,10 @@ let package = Package(
   ],
   dependencies: [
     .package(path: "../.."),
-    .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
-    .package(url: "https://github.com/apple/swift-metrics.git", exact: "2.13.0"),
-    .package(url: "https://github.com/apple/swift-distributed-tracing.git", exact: "1.7.3"),
-    .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
   ],
   targets: [
     .target(

@@ -16,8 +16,8 @@ let package = Package(
   dependencies: [
     .package(path: "../.."),
     .package(path: "../CarlosNIO"),
-    .package(url: "https://github.com/vapor/vapor.git", exact: "4.122.3"),
-    .package(url: "https://github.com/apple/swift-nio.git", exact: "2.101.3"),
+    .package(url: "https://github.com/vapor/vapor.git", from: "4.122.3"),
+    .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
   ],
   targets: [
     .target(

@@ -11,19 +11,29 @@ on everything. It prints each package's resolved dependencies.
 
     Integrations/Scripts/check-dependencies.py     # after the packages resolved
 
+Then it resolves an application that depends on every library package here and pins
+each dependency the manifests take with `from:` to that lowest version (`exact:`), in
+a scratch folder of its own: the lowest versions the manifests allow must resolve
+together (swift-nio 2.101.2, say, while the newest is 2.101.3). With `--build-lowest`
+it builds that application instead (every package's library at those versions), in
+INTEGRATIONS_SCRATCH when set.
+
 Exits non-zero on a violation or when a package cannot be resolved.
 """
 import json
 import os
+import re
 import subprocess
 import sys
+import tempfile
+import time
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIGNATURES = {
-    "Postgres": {"postgres-nio"},
-    "HTTP": {"async-http-client"},
-    "Observability": {"swift-distributed-tracing"},
-    "NIO": set(),
+    "CarlosPostgres": {"postgres-nio"},
+    "CarlosHTTP": {"async-http-client"},
+    "CarlosObservability": {"swift-distributed-tracing"},
+    "CarlosNIO": set(),
     "CarlosHummingbird": {"hummingbird"},
     "CarlosVapor": {"vapor"},
 }
@@ -59,6 +69,80 @@ def is_local(node):
     return not node.get("url", "").startswith("http")
 
 
+def version_key(version):
+    return tuple(int(part) for part in version.split("."))
+
+
+def lowest_versions():
+    """The lowest version each library package's manifest allows for each URL: the
+    highest of their `from:` versions."""
+    lowest = {}
+    for path in packages():
+        if path in EXAMPLES:
+            continue
+        manifest = open(os.path.join(HERE, path, "Package.swift")).read()
+        for url, version in re.findall(r'\.package\(url: "([^"]+)", from: "([^"]+)"\)', manifest):
+            if url not in lowest or version_key(version) > version_key(lowest[url]):
+                lowest[url] = version
+    return lowest
+
+
+def check_lowest(build):
+    """Resolves (and with `build`, builds) an application on every library package with
+    each dependency pinned to the lowest version allowed."""
+    libraries = [path for path in packages() if path not in EXAMPLES]
+    lowest = lowest_versions()
+    dependencies = [f'    .package(path: "{os.path.join(HERE, path)}"),' for path in libraries]
+    dependencies += [f'    .package(url: "{url}", exact: "{version}"),'
+                     for url, version in sorted(lowest.items())]
+    products = []
+    for path in libraries:
+        manifest = open(os.path.join(HERE, path, "Package.swift")).read()
+        for product in re.findall(r'\.library\(name: "(\w+)"', manifest):
+            products.append((product, path))
+    manifest = "\n".join([
+        "// swift-tools-version: 6.1",
+        "import PackageDescription",
+        "",
+        "let package = Package(",
+        '  name: "LowestVersions",',
+        "  platforms: [.macOS(.v15)],",
+        "  dependencies: [",
+        *dependencies,
+        "  ],",
+        "  targets: [",
+        '    .executableTarget(name: "LowestVersions", dependencies: [',
+        *[f'      .product(name: "{product}", package: "{path}"),' for product, path in products],
+        "    ])",
+        "  ]",
+        ")",
+        ""])
+    with tempfile.TemporaryDirectory() as folder:
+        app = os.path.join(folder, "LowestVersions")
+        os.makedirs(os.path.join(app, "Sources", "LowestVersions"))
+        with open(os.path.join(app, "Package.swift"), "w") as f:
+            f.write(manifest)
+        with open(os.path.join(app, "Sources", "LowestVersions", "main.swift"), "w") as f:
+            f.write("".join(f"import {product}\n" for product, _ in products))
+        pins = ", ".join(f"{url.split('/')[-1].removesuffix('.git')} {version}"
+                         for url, version in sorted(lowest.items()))
+        start = time.monotonic()
+        command = ["swift", "build" if build else "package", "--package-path", app]
+        if build and os.environ.get("INTEGRATIONS_SCRATCH"):
+            # Reuses the modules that do not depend on a pinned package; the scratch
+            # folder's checkouts are left at the lowest versions.
+            command += ["--scratch-path", os.path.abspath(os.environ["INTEGRATIONS_SCRATCH"])]
+        if not build:
+            command.append("resolve")
+        result = subprocess.run(command, capture_output=True, text=True)
+        if result.returncode != 0:
+            print(result.stdout[-5000:] + result.stderr[-5000:])
+            return f"the lowest versions allowed do not {'build' if build else 'resolve'} together ({pins})"
+        print(f"lowest versions {'built' if build else 'resolved'} together "
+              f"in {time.monotonic() - start:.0f} s: {pins}")
+    return None
+
+
 def main():
     failures = []
     for path in packages():
@@ -80,11 +164,15 @@ def main():
                     print(f"  allowed: {identity} ({other}'s) comes with {name}'s own framework")
                 else:
                     failures.append(f"{name} pulls {identity}, the dependency of {other}")
-    for failure in failures:
-        print(f"✘ {failure}")
     if failures:
+        for failure in failures:
+            print(f"✘ {failure}")
         sys.exit(1)
     print("every package pulls only what it needs")
+    failure = check_lowest(build="--build-lowest" in sys.argv)
+    if failure:
+        print(f"✘ {failure}")
+        sys.exit(1)
 
 
 if __name__ == "__main__":

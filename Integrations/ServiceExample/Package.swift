@@ -9,7 +9,7 @@ let carlos = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
 // An end-to-end service (a program, not a library): a Hummingbird JSON endpoint that
 // reads through memory >>> PostgreSQL >>> an HTTP upstream, measured under load by
-// Scripts/load.py. It uses the Postgres, HTTP and CarlosHummingbird packages next to it.
+// Scripts/load.py. It uses the CarlosPostgres, CarlosHTTP and CarlosHummingbird packages next to it.
 let package = Package(
   name: "CarlosServiceExample",
   platforms: [.macOS(.v15)],
@@ -21,10 +21,10 @@ let package = Package(
     .package(path: "../CarlosPostgres"),
     .package(path: "../CarlosHTTP"),
     .package(path: "../CarlosHummingbird"),
-    .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1"),
-    .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
-    .package(url: "https://github.com/vapor/postgres-nio.git", exact: "1.33.2"),
-    .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+    .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+    .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
   ],
   targets: [
     .target(
