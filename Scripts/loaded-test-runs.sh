@@ -36,19 +36,29 @@ logs="$work/logs"
 mkdir -p "$logs"
 load_pids=()
 
+# The process ids of `pid` and of all its descendants, parents first.
+process_tree() {
+  echo "$1"
+  for child in $(ps -o pid= --ppid "$1" 2> /dev/null); do process_tree "$child"; done
+}
+
+# Ends the load jobs and every process they started (the compiler's processes
+# leave the job's process group, so they are found through their parents).
 stop_load() {
-  for pid in "${load_pids[@]}"; do
-    # Each load job runs in its own process group (set -m below): end the group.
-    kill -- "-$pid" 2>/dev/null
-  done
-  for pid in "${load_pids[@]}"; do wait "$pid" 2>/dev/null; done
+  [ "${#load_pids[@]}" = 0 ] && return
+  # Stopped, a job starts nothing new while its tree is listed and ended.
+  kill -STOP "${load_pids[@]}" 2> /dev/null
+  local tree=()
+  for pid in "${load_pids[@]}"; do tree+=($(process_tree "$pid")); done
+  kill "${tree[@]}" 2> /dev/null
+  kill -CONT "${load_pids[@]}" 2> /dev/null
+  for pid in "${load_pids[@]}"; do wait "$pid" 2> /dev/null; done
   load_pids=()
 }
 trap 'stop_load; rm -rf "$work/package" "$work/scratch" "$work/stress"' EXIT
 trap 'exit 130' INT TERM
 
 if [ "$load" = 1 ]; then
-  set -m
   mkdir -p "$work/package"
   git archive HEAD | tar -x -C "$work/package"
   (
@@ -68,7 +78,6 @@ if [ "$load" = 1 ]; then
   else
     stress="; stress-ng not installed: no extra memory and I/O pressure"
   fi
-  set +m
   echo "load: swift build --build-tests of a copy of HEAD in a loop$stress"
   sleep 20
 fi
