@@ -14,8 +14,9 @@
 # Usage: Scripts/loaded-test-runs.sh [N (default 20)] [--skip-build] [--no-load]
 #   --skip-build  passed to `swift test` (build once with `swift build --build-tests`)
 #   --no-load     runs without the load, to compare
-# Every run's full output is kept in the log folder it prints, so after a crash
-# the tests that had passed before it can still be read there.
+# Every run's full output is kept in the log folder it prints. A run that ends
+# without its summary (a crash) is logged with the number of tests that passed
+# before it ended and the names of those that started and never ended.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -83,6 +84,20 @@ if [ "$load" = 1 ]; then
 fi
 echo "logs: $logs"
 
+# The tests a Swift Testing log shows started but not passed, failed or skipped.
+unfinished_tests() {
+  awk '
+    /^◇ Test ".*" started\.$/ {
+      name = $0; sub(/^◇ Test "/, "", name); sub(/" started\.$/, "", name); open[name] = 1
+    }
+    /^(✔|✘|➜) Test ".*" (with [0-9]+ test cases? )?(passed|failed|skipped)/ {
+      name = $0; sub(/^(✔|✘|➜) Test "/, "", name)
+      sub(/" (with [0-9]+ test cases? )?(passed|failed|skipped).*$/, "", name); delete open[name]
+    }
+    END { for (name in open) printf "\"%s\" ", name }
+  ' "$1"
+}
+
 green=0
 for run in $(seq 1 "$runs"); do
   log="$logs/run-$run.log"
@@ -97,6 +112,10 @@ for run in $(seq 1 "$runs"); do
     verdict=green
   else
     verdict=RED
+    # A run that dies prints no summary: count what passed, name what never ended.
+    result+="; $(grep -c '^✔ Test .* passed' "$log") tests passed before it ended"
+    unfinished=$(unfinished_tests "$log")
+    [ -z "$unfinished" ] || result+="; started, never ended: $unfinished"
   fi
   printf '%s run %d/%d: %s exit %d, %d s, load %s: %s\n' "$(date +%H:%M:%S)" "$run" "$runs" \
     "$verdict" "$status" $((SECONDS - start)) "$(cut -d' ' -f1 /proc/loadavg)" "$result" \
