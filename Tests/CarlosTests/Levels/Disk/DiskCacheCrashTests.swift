@@ -31,24 +31,6 @@ private func crashWriterURL() -> URL? {
   return nil
 }
 
-/// Lines a child prints, collected from its stdout pipe as they arrive.
-private final class LineCollector: Sendable {
-  private let state = Lock((buffer: Data(), lines: [String]()))
-
-  func append(_ data: Data) {
-    state.withLock { state in
-      state.buffer.append(data)
-      while let newline = state.buffer.firstIndex(of: 0x0A) {
-        let line = String(decoding: state.buffer[state.buffer.startIndex..<newline], as: UTF8.self)
-        state.lines.append(line)
-        state.buffer.removeSubrange(state.buffer.startIndex...newline)
-      }
-    }
-  }
-
-  var lines: [String] { state.withLock { $0.lines } }
-}
-
 @Suite("DiskCacheLevel crash safety")
 struct DiskCacheCrashTests {
   @Test(
@@ -64,16 +46,8 @@ struct DiskCacheCrashTests {
     let rounds = 20
 
     for round in 0..<rounds {
-      let process = Process()
-      process.executableURL = writer
-      process.arguments = [cachePath, "round\(round)", "1000"]
-      let output = Pipe()
-      process.standardOutput = output
-      let lines = LineCollector()
-      output.fileHandleForReading.readabilityHandler = { handle in
-        lines.append(handle.availableData)
-      }
-      try process.run()
+      let child = try ChildProcess(
+        executable: writer.path, arguments: [cachePath, "round\(round)", "1000"])
 
       // Let it finish at least one value, then kill it: in even rounds at a
       // random moment, in odd rounds just after it starts writing a file (about
@@ -86,23 +60,18 @@ struct DiskCacheCrashTests {
         return round.isMultiple(of: 2) || lines[firstDone...].contains { $0.hasPrefix("writing ") }
       }
       // Sleep without blocking a thread of the shared pool: other tests run meanwhile.
-      while !started(lines.lines), process.isRunning, Date() < deadline {
+      while !started(child.lines), child.isRunning, Date() < deadline {
         try await Task.sleep(nanoseconds: 500_000)
       }
       let pause =
         round.isMultiple(of: 2) ? UInt64.random(in: 0..<40_000) : UInt64.random(in: 0..<3_000)
       try await Task.sleep(nanoseconds: pause * 1_000)
-      if process.isRunning {
-        kill(process.processIdentifier, SIGKILL)
+      if child.isRunning {
+        child.send(SIGKILL)
         killedRounds += 1
       }
-      while process.isRunning {
-        try await Task.sleep(nanoseconds: 1_000_000)
-      }
-      process.waitUntilExit()
-      output.fileHandleForReading.readabilityHandler = nil
-      lines.append(output.fileHandleForReading.readDataToEndOfFile())
-      let done = lines.lines.compactMap { line in
+      try await child.waitForExit()
+      let done = child.lines.compactMap { line in
         line.hasPrefix("done ") ? String(line.dropFirst(5)) : nil
       }
       #expect(!done.isEmpty, "round \(round): the writer completed nothing before the deadline")
