@@ -8,7 +8,9 @@ struct CarlosLoggerTests {
     let received = Lock<[String]>([])
     let original = CarlosLogger.output
     defer { CarlosLogger.output = original }
-    CarlosLogger.output = { message, level in received.withLock { $0.append("\(level): \(message)") } }
+    CarlosLogger.output = { message, level in
+      received.withLock { $0.append("\(level): \(message)") }
+    }
     CarlosLogger.log("hello", .warning)
     CarlosLogger.log("details")
     #expect(received.withLock { $0 } == ["warning: hello", "debug: details"])
@@ -31,7 +33,9 @@ struct CarlosLoggerTests {
     let received = Lock<[String]>([])
     let original = CarlosLogger.output
     defer { CarlosLogger.output = original }
-    CarlosLogger.output = { message, level in received.withLock { $0.append("\(level): \(message)") } }
+    CarlosLogger.output = { message, level in
+      received.withLock { $0.append("\(level): \(message)") }
+    }
     let clock = ManualClock()
     let memory = MemoryCacheLevel<String, Int>(capacity: 10, clock: clock)
     let cache = memory.refreshing(
