@@ -92,8 +92,11 @@ struct ComposeInsertingTests {
 
   @Test("an insert's expiry reaches both levels")
   func expiryReachesBoth() async throws {
-    let upper = memory()
-    let lower = memory()
+    // One clock that stands still: a relative expiry is resolved by each level when it
+    // stores, so on the system clock a loaded machine put the two deadlines apart.
+    let clock = ManualClock()
+    let upper = MemoryCacheLevel<String, Int>(capacity: 1_000, clock: clock)
+    let lower = MemoryCacheLevel<String, Int>(capacity: 1_000, clock: clock)
     let cache = upper >>> lower
     #expect(try await cache.insertIfAbsent(1, forKey: "k", expiry: .after(.seconds(60))) == true)
     let above = try await upper.entry(forKey: "k")
