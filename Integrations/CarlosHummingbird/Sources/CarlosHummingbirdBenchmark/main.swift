@@ -1,0 +1,34 @@
+// The server `Scripts/run-throughput.sh` measures with wrk: one Hummingbird
+// application on 127.0.0.1 (the port given as the first argument, 0: any free port,
+// printed as `listening PORT` on the first line) with two groups of 1,000 routes
+// answering 1 KiB:
+//   /constant/N  a constant, no middleware;
+//   /cached/N    a route that takes 20 ms, `Cache-Control: max-age=3600`, behind
+//                ResponseCacheMiddleware on a memory level.
+import Carlos
+import CarlosHTTPCaching
+import CarlosHummingbird
+import Foundation
+import Hummingbird
+
+let body = ByteBuffer(repeating: UInt8(ascii: "x"), count: 1024)
+let router = Router()
+router.get("/constant/:n") { _, _ in
+  Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: .init(byteBuffer: body))
+}
+router.group("/cached")
+  .add(middleware: ResponseCacheMiddleware(storage: MemoryCacheLevel(capacity: 64 << 20)))
+  .get(":n") { _, _ in
+    try await Task.sleep(for: .milliseconds(20))
+    return Response(
+      status: .ok,
+      headers: [.contentType: "application/octet-stream", .cacheControl: "max-age=3600"],
+      body: .init(byteBuffer: body))
+  }
+let port = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 0 : 0
+let app = Application(
+  router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
+  onServerRunning: { channel in
+    FileHandle.standardOutput.write(Data("listening \(channel.localAddress?.port ?? 0)\n".utf8))
+  })
+try await app.runService()
