@@ -65,9 +65,14 @@ public struct ResponseCacheMiddleware<
     // The route's response when it may not be stored: passed on as it streams.
     var passedOn: (placeholder: CarlosHTTPCaching.HTTPResponse, response: Response)?
     let answer = try await cache.response(for: key) { asked in
-      var head = request.head
-      head.headerFields = Self.fields(asked.headers)
-      let response = try await next(Request(head: head, body: request.body), context)
+      // The request as it came, or with the cache's own validators when it revalidates.
+      var routed = request
+      if asked != key {
+        var head = request.head
+        head.headerFields = Self.fields(asked.headers)
+        routed = Request(head: head, body: request.body)
+      }
+      let response = try await next(routed, context)
       let placeholder = Self.head(of: response)
       let now = cache.clock.now()
       if response.status != .notModified,
