@@ -77,7 +77,8 @@ public struct HTTPCacheKey: Hashable, Sendable, Codable, CustomStringConvertible
       return false
     }
     let defaultPort = text.utf8.starts(with: "https".utf8) ? ":443".utf8 : ":80".utf8
-    guard let slash = bytes.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }),
+    guard
+      let slash = bytes.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }),
       bytes[slash] == UInt8(ascii: "/")
     else { return false }
     let authority = bytes[..<slash]

@@ -36,7 +36,9 @@ public struct HTTPRequestKey: Hashable, Sendable, Codable, CustomStringConvertib
     self.body = body
     self.method = method.uppercased()
     let cleaned = headers.map { field in
-      let breaksLine = field.value.utf8.contains { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") }
+      let breaksLine = field.value.utf8.contains {
+        $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n")
+      }
       return HTTPHeader(
         name: field.name.lowercased(),
         value: !breaksLine

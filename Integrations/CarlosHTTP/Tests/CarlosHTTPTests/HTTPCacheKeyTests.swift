@@ -1,8 +1,9 @@
 import Carlos
-@testable import CarlosHTTPCaching
 import CarlosHTTP
 import Foundation
 import Testing
+
+@testable import CarlosHTTPCaching
 
 @Suite("HTTPCacheKey")
 struct HTTPCacheKeyTests {

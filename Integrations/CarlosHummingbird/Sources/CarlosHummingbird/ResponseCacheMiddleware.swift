@@ -33,8 +33,9 @@ import Hummingbird
 public struct ResponseCacheMiddleware<
   Context: RequestContext, Storage: CacheLevel<HTTPCacheKey, HTTPCacheEntry>
 >: RouterMiddleware {
-  /// The cache the responses go through; its origin is the route.
-  private let cache: HTTPCache<Storage, BasicFetcher<HTTPRequestKey, CarlosHTTPCaching.HTTPResponse>>
+  /// The cache the responses go through; each request asks the routes in place of its origin.
+  private let cache:
+    HTTPCache<Storage, BasicFetcher<HTTPRequestKey, CarlosHTTPCaching.HTTPResponse>>
 
   /// Caches responses in `storage` by `policy` (a shared cache by default:
   /// `private` responses and answers to requests with `Authorization` are not

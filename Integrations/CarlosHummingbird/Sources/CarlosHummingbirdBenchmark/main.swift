@@ -17,7 +17,8 @@ let body = ByteBuffer(repeating: UInt8(ascii: "x"), count: 1024)
 let slowCalls = Atomic(0)
 let router = Router()
 router.get("/constant/:n") { _, _ in
-  Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: .init(byteBuffer: body))
+  Response(
+    status: .ok, headers: [.contentType: "application/octet-stream"], body: .init(byteBuffer: body))
 }
 router.group("/cached")
   .add(middleware: ResponseCacheMiddleware(storage: MemoryCacheLevel(capacity: 64 << 20)))

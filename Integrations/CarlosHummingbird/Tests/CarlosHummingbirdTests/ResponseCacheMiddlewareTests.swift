@@ -49,13 +49,15 @@ func cachedRouter(
     _ = calls.count("/tagged")
     if request.headers[.ifNoneMatch] == "\"v1\"" {
       _ = calls.count("/tagged 304")
-      return Response(status: .notModified, headers: [.eTag: "\"v1\"", .cacheControl: "max-age=10"])
+      return Response(
+        status: .notModified, headers: [.eTag: "\"v1\"", .cacheControl: "max-age=10"])
     }
     return reply([.eTag: "\"v1\"", .cacheControl: "max-age=10"], "tagged")
   }
   router.get("/vary") { request, _ in
     let language = request.headers[.acceptLanguage] ?? "none"
-    return reply([.cacheControl: "max-age=60", .vary: "Accept-Language"],
+    return reply(
+      [.cacheControl: "max-age=60", .vary: "Accept-Language"],
       "\(language) \(calls.count("/vary"))")
   }
   router.get("/private") { _, _ in
@@ -68,7 +70,8 @@ func cachedRouter(
       body: .init(contentsOf: ["plain ", "\(call) ", "streamed"].map { ByteBuffer(string: $0) }))
   }
   router.get("/swr") { _, _ in
-    reply([.cacheControl: "max-age=1, stale-while-revalidate=60"],
+    reply(
+      [.cacheControl: "max-age=1, stale-while-revalidate=60"],
       "swr \(calls.count("/swr"))")
   }
   return router
@@ -218,10 +221,12 @@ struct ResponseCacheMiddlewareTests {
   @Test("two instances on one storage share what either stored")
   func instancesShareStorage() async throws {
     let shared = memory()
-    try await withClient(MemoryCacheLevel(capacity: 1 << 20, clock: clock) >>> shared) { client async throws in
+    try await withClient(MemoryCacheLevel(capacity: 1 << 20, clock: clock) >>> shared) {
+      client async throws in
       #expect(try await get("/fresh", client) == "fresh 0")
     }
-    try await withClient(MemoryCacheLevel(capacity: 1 << 20, clock: clock) >>> shared) { client async throws in
+    try await withClient(MemoryCacheLevel(capacity: 1 << 20, clock: clock) >>> shared) {
+      client async throws in
       #expect(try await get("/fresh", client) == "fresh 0")
     }
     #expect(calls["/fresh"] == 1)
