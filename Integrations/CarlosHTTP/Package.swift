@@ -12,6 +12,7 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .library(name: "CarlosHTTP", targets: ["CarlosHTTP"]),
+    .library(name: "CarlosHTTPCaching", targets: ["CarlosHTTPCaching"]),
     .executable(name: "carlos-http-benchmark", targets: ["CarlosHTTPBenchmark"]),
     .executable(name: "carlos-caching-proxy", targets: ["CarlosCachingProxyCommand"]),
     .library(name: "CarlosCachingProxy", targets: ["CarlosCachingProxy"]),
@@ -22,9 +23,15 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
   ],
   targets: [
+    // The caching rules (RFC 9111) without a client: what a server-side cache such as
+    // CarlosHummingbird's middleware builds on without compiling async-http-client.
+    .target(
+      name: "CarlosHTTPCaching",
+      dependencies: [.product(name: "Carlos", package: carlos)]),
     .target(
       name: "CarlosHTTP",
       dependencies: [
+        "CarlosHTTPCaching",
         .product(name: "Carlos", package: carlos),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -54,6 +61,7 @@ let package = Package(
       name: "CarlosHTTPTests",
       dependencies: [
         "CarlosHTTP",
+        "CarlosHTTPCaching",
         "CarlosCachingProxy",
         "CarlosCachingProxyCommand",
         .product(name: "Carlos", package: carlos),

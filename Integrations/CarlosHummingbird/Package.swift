@@ -15,22 +15,35 @@ let package = Package(
   ],
   dependencies: [
     .package(path: "../.."),
+    .package(path: "../CarlosHTTP"),
     .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
   ],
   targets: [
     .target(
       name: "CarlosHummingbird",
       dependencies: [
         .product(name: "Carlos", package: carlos),
+        .product(name: "CarlosHTTPCaching", package: "CarlosHTTP"),
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ]),
+    .executableTarget(
+      name: "CarlosHummingbirdBenchmark",
+      dependencies: [
+        "CarlosHummingbird",
+        .product(name: "Carlos", package: carlos),
+        .product(name: "CarlosHTTPCaching", package: "CarlosHTTP"),
+        .product(name: "Hummingbird", package: "hummingbird"),
       ]),
     .testTarget(
       name: "CarlosHummingbirdTests",
       dependencies: [
         "CarlosHummingbird",
         .product(name: "Carlos", package: carlos),
+        .product(name: "CarlosHTTPCaching", package: "CarlosHTTP"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -46,6 +46,7 @@ let package = Package(
         .product(name: "Carlos", package: carlos),
         .product(name: "CarlosPostgres", package: "CarlosPostgres"),
         .product(name: "CarlosHummingbird", package: "CarlosHummingbird"),
+        .product(name: "CarlosHTTPCaching", package: "CarlosHTTP"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -174,10 +174,12 @@ public final class CachingProxyServer: Sendable {
     var head = HTTPResponseHead(
       version: .http1_1, status: HTTPResponseStatus(statusCode: response.status))
     for field in fields { head.headers.add(name: field.name, value: field.value) }
-    try await outbound.write(.head(head))
+    // One write of every part: one flush, so head and body leave in one system call.
+    var parts: [HTTPServerResponsePart] = [.head(head)]
     if !bodiless && !response.body.isEmpty {
-      try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: response.body))))
+      parts.append(.body(.byteBuffer(ByteBuffer(bytes: response.body))))
     }
-    try await outbound.write(.end(nil))
+    parts.append(.end(nil))
+    try await outbound.write(contentsOf: parts)
   }
 }

@@ -3,6 +3,8 @@ import CarlosHTTP
 import Foundation
 import Testing
 
+@testable import CarlosHTTPCaching
+
 @Suite("HTTPCacheKey")
 struct HTTPCacheKeyTests {
   @Test("The primary key is the method and the normalised URI, whatever the header fields")
@@ -34,5 +36,28 @@ struct HTTPCacheKeyTests {
     let decoded = try JSONDecoder().decode(HTTPCacheKey.self, from: JSONEncoder().encode(key))
     #expect(decoded == key)
     #expect(decoded.toString() == "HEAD http://example.com/x")
+  }
+
+  @Test("A target already in normal form is taken as it is, and the same as component by component")
+  func normalFormShortcut() {
+    let normal = [
+      "http://example.com/", "https://example.com/a/b?c=d&e", "http://127.0.0.1:8080/x",
+      "https://example.com:8443/", "http://user@example.com/p", "http://[::1]:8080/a",
+    ]
+    let other = [
+      "HTTP://example.com/", "http://Example.com/", "http://example.com:80/a",
+      "https://example.com:443/a", "http://example.com", "http://example.com?q",
+      "http://example.com/%7Euser", "http://example.com/a#frag", "http://exämple.com/",
+      "ftp://example.com/", "http://example.com/caf%c3%a9",
+    ]
+    for text in normal {
+      let url = URL(string: text)!
+      #expect(HTTPCacheKey.isNormal(url.absoluteString), "\(text)")
+      #expect(HTTPCacheKey.componentwiseNormalised(url) == text, "\(text)")
+    }
+    for text in other {
+      guard let url = URL(string: text) else { continue }
+      #expect(HTTPCacheKey.normalised(url) == HTTPCacheKey.componentwiseNormalised(url), "\(text)")
+    }
   }
 }

@@ -60,6 +60,36 @@ public struct HTTPCacheKey: Hashable, Sendable, Codable, CustomStringConvertible
 
   /// `url` in its normal form (see ``HTTPCacheKey``).
   static func normalised(_ url: URL) -> String {
+    let text = url.absoluteString
+    return isNormal(text) ? text : componentwiseNormalised(url)
+  }
+
+  /// Whether `text` is already in its normal form, as most request targets are:
+  /// ASCII, a lowercase `http` or `https` scheme and authority without the
+  /// default port, a path, and no percent-escape or fragment.
+  static func isNormal(_ text: String) -> Bool {
+    var bytes = text.utf8[...]
+    if bytes.starts(with: "http://".utf8) {
+      bytes = bytes.dropFirst(7)
+    } else if bytes.starts(with: "https://".utf8) {
+      bytes = bytes.dropFirst(8)
+    } else {
+      return false
+    }
+    let defaultPort = text.utf8.starts(with: "https".utf8) ? ":443".utf8 : ":80".utf8
+    guard
+      let slash = bytes.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }),
+      bytes[slash] == UInt8(ascii: "/")
+    else { return false }
+    let authority = bytes[..<slash]
+    guard !authority.isEmpty, !authority.reversed().starts(with: defaultPort.reversed()),
+      !authority.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) })
+    else { return false }
+    return !text.utf8.contains { $0 >= 0x80 || $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "#") }
+  }
+
+  /// `url` in its normal form, component by component.
+  static func componentwiseNormalised(_ url: URL) -> String {
     let absolute = url.absoluteURL
     guard var components = URLComponents(url: absolute, resolvingAgainstBaseURL: true) else {
       return absolute.absoluteString

@@ -85,8 +85,30 @@ where
 
   /// The response to `request`, from storage or the origin (see ``HTTPCache``).
   public func response(for request: HTTPRequestKey) async throws -> HTTPResponse {
+    try await respond(to: request, revalidatingInBackground: true) {
+      try await self.origin.get($0)
+    }
+  }
+
+  /// The response to `request`, from storage or from `origin`, which is asked in
+  /// place of the cache's origin level: what a server's middleware uses to cache
+  /// the answers of its own routes. `origin` is called only before this returns,
+  /// so a stale response within `stale-while-revalidate` is revalidated before it
+  /// is served rather than in the background.
+  public func response(
+    for request: HTTPRequestKey,
+    askingOrigin origin: (HTTPRequestKey) async throws -> HTTPResponse
+  ) async throws -> HTTPResponse {
+    try await respond(to: request, revalidatingInBackground: false, asking: origin)
+  }
+
+  /// The response to `request`, asking `ask` when storage cannot answer.
+  private func respond(
+    to request: HTTPRequestKey, revalidatingInBackground: Bool,
+    asking ask: (HTTPRequestKey) async throws -> HTTPResponse
+  ) async throws -> HTTPResponse {
     guard HTTPCachePolicy.cacheableMethods.contains(request.method), request.body.isEmpty else {
-      return try await passThrough(request)
+      return try await passThrough(request, asking: ask)
     }
     let requestControl = HTTPCachePolicy.requestControl(request.headers)
     let key = request.cacheKey
@@ -96,15 +118,19 @@ where
       switch use(of: stored, for: requestControl, at: now) {
       case .serve:
         return served(stored, to: request, at: now)
-      case .serveAndRevalidate:
-        Task { _ = try? await self.revalidate(stored, for: request, control: requestControl) }
+      case .serveAndRevalidate where revalidatingInBackground:
+        Task {
+          _ = try? await self.revalidate(stored, for: request, control: requestControl) {
+            try await self.origin.get($0)
+          }
+        }
         return served(stored, to: request, at: now)
-      case .validate:
+      case .serveAndRevalidate, .validate:
         if requestControl.contains("only-if-cached") { return Self.gatewayTimeout }
         if stored.hasValidators {
-          return try await revalidate(stored, for: request, control: requestControl)
+          return try await revalidate(stored, for: request, control: requestControl, asking: ask)
         }
-        return try await fetch(request, control: requestControl, stale: stored)
+        return try await fetch(request, control: requestControl, stale: stored, asking: ask)
       }
     }
     if request.method == "HEAD",
@@ -117,7 +143,7 @@ where
       }
     }
     if requestControl.contains("only-if-cached") { return Self.gatewayTimeout }
-    return try await fetch(request, control: requestControl, stale: nil)
+    return try await fetch(request, control: requestControl, stale: nil, asking: ask)
   }
 
   /// Stores `value` as the response to `request`, as if it had just arrived: it
@@ -270,13 +296,14 @@ where
 
   /// Asks the origin with the request as it is, stores the answer when the
   /// policy allows, and falls back on `stale` under `stale-if-error`.
-  private func fetch(_ request: HTTPRequestKey, control: CacheControl, stale: HTTPCacheRecord?)
-    async throws -> HTTPResponse
-  {
+  private func fetch(
+    _ request: HTTPRequestKey, control: CacheControl, stale: HTTPCacheRecord?,
+    asking ask: (HTTPRequestKey) async throws -> HTTPResponse
+  ) async throws -> HTTPResponse {
     let requestTime = clock.now()
     let response: HTTPResponse
     do {
-      response = try await origin.get(request)
+      response = try await ask(request)
     } catch is CancellationError {
       throw CancellationError()
     } catch {
@@ -336,7 +363,8 @@ where
   /// Asks the origin whether `stored` is still valid, with the cache's own
   /// validators in place of the client's.
   private func revalidate(
-    _ stored: HTTPCacheRecord, for request: HTTPRequestKey, control: CacheControl
+    _ stored: HTTPCacheRecord, for request: HTTPRequestKey, control: CacheControl,
+    asking ask: (HTTPRequestKey) async throws -> HTTPResponse
   ) async throws -> HTTPResponse {
     var fields = request.headers
     for name in HTTPConditionalRequest.validatorFields { fields.remove(name: name) }
@@ -346,7 +374,7 @@ where
     let requestTime = clock.now()
     let response: HTTPResponse
     do {
-      response = try await origin.get(conditional)
+      response = try await ask(conditional)
     } catch is CancellationError {
       throw CancellationError()
     } catch {
@@ -390,27 +418,17 @@ where
     [500, 502, 503, 504].contains(status)
   }
 
-  /// Sends a request the cache does not answer; a non-error answer to an unsafe
-  /// method invalidates the target URI and same-origin `Location` and
-  /// `Content-Location` (RFC 9111, section 4.4). A POST's answer that names the
+  /// Sends a request the cache does not answer, then invalidates what its answer
+  /// makes stale (``invalidate(after:to:)``). A POST's answer that names the
   /// target URI in `Content-Location` and has explicit freshness is then stored
   /// as the URI's GET response (RFC 9110, section 9.3.3).
-  private func passThrough(_ request: HTTPRequestKey) async throws -> HTTPResponse {
+  private func passThrough(
+    _ request: HTTPRequestKey, asking ask: (HTTPRequestKey) async throws -> HTTPResponse
+  ) async throws -> HTTPResponse {
     let requestTime = clock.now()
-    let response: HTTPResponse = try await origin.get(request)
-    guard !HTTPCachePolicy.safeMethods.contains(request.method),
-      (200..<400).contains(response.status)
-    else { return response }
+    let response = try await ask(request)
+    guard await invalidate(after: response, to: request) else { return response }
     let responseTime = clock.now()
-    var targets = [request.url]
-    for name in ["Location", "Content-Location"] {
-      guard let value = response.headers[name],
-        let target = URL(string: value.trimmingWhitespace(), relativeTo: request.url)?.absoluteURL,
-        Self.sameOrigin(target, request.url)
-      else { continue }
-      targets.append(target)
-    }
-    for target in targets { try? await invalidateAll(of: target) }
     if request.method == "POST", let value = response.headers["Content-Location"],
       let location = URL(string: value.trimmingWhitespace(), relativeTo: request.url),
       HTTPCacheKey(url: location) == HTTPCacheKey(url: request.url),
@@ -425,6 +443,28 @@ where
       }
     }
     return response
+  }
+
+  /// Removes what `response` to `request` makes stale (RFC 9111, section 4.4):
+  /// when the method is unsafe (anything but GET, HEAD, OPTIONS and TRACE) and
+  /// the status is not an error (2xx, 3xx), every stored GET and HEAD variant of
+  /// the target URI and of a same-origin `Location` or `Content-Location`. Only
+  /// the status and header fields are read. Returns whether it invalidated.
+  @discardableResult
+  public func invalidate(after response: HTTPResponse, to request: HTTPRequestKey) async -> Bool {
+    guard !HTTPCachePolicy.safeMethods.contains(request.method),
+      (200..<400).contains(response.status)
+    else { return false }
+    var targets = [request.url]
+    for name in ["Location", "Content-Location"] {
+      guard let value = response.headers[name],
+        let target = URL(string: value.trimmingWhitespace(), relativeTo: request.url)?.absoluteURL,
+        Self.sameOrigin(target, request.url)
+      else { continue }
+      targets.append(target)
+    }
+    for target in targets { try? await invalidateAll(of: target) }
+    return true
   }
 
   /// Whether two URLs have the same scheme, host and port.

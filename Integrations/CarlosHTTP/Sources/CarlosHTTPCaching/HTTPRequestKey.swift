@@ -36,10 +36,15 @@ public struct HTTPRequestKey: Hashable, Sendable, Codable, CustomStringConvertib
     self.body = body
     self.method = method.uppercased()
     let cleaned = headers.map { field in
-      HTTPHeader(
+      let breaksLine = field.value.utf8.contains {
+        $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n")
+      }
+      return HTTPHeader(
         name: field.name.lowercased(),
-        value: String(
-          field.value.unicodeScalars.map { $0 == "\r" || $0 == "\n" ? " " : Character($0) }))
+        value: !breaksLine
+          ? field.value
+          : String(
+            field.value.unicodeScalars.map { $0 == "\r" || $0 == "\n" ? " " : Character($0) }))
     }
     // A stable sort: same-name fields keep their order, which can matter.
     let sorted = cleaned.enumerated().sorted {
