@@ -212,33 +212,14 @@ for cache in carlos:$CARLOS nginx:$NGINX_PORT varnish:$VARNISH_PORT; do
 done
 
 # ---- 5. wrk --------------------------------------------------------------------------
-cat > "$WORK/urls.lua" <<EOF
--- Cycles through /item/0 ... /item/$((URLS - 1)); each thread starts at another offset.
-local requests = {}
-local n = $URLS
-local i = 0
-local counter = 0
-function setup(thread)
-  thread:set("offset", counter * math.floor(n / $THREADS))
-  counter = counter + 1
-end
-function init(args)
-  for k = 0, n - 1 do requests[k] = wrk.format("GET", "/item/" .. k) end
-  i = offset or 0
-end
-function request()
-  local r = requests[i]
-  i = (i + 1) % n
-  return r
-end
-EOF
 
 declare -A RATE
 run_one() {  # round kind port
   local round=$1 kind=$2 port=$3 before after load_before load_after out
   before=$(origin_count)
   load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-  out=$(wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s -s "$WORK/urls.lua" "http://127.0.0.1:$port")
+  out=$(wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s -s "$PACKAGE/../Scripts/cycle-urls.lua" \
+    "http://127.0.0.1:$port" -- /item/ $URLS $THREADS)
   load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   after=$(origin_count)
   echo "--- round $round, $kind (port $port), $(date -u '+%H:%M:%S UTC'), load average before: $load_before, after: $load_after, origin requests during the run: $((after - before))"
@@ -249,7 +230,7 @@ run_one() {  # round kind port
 }
 
 echo "== $(date -u '+%Y-%m-%d %H:%M:%S UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "== wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s -s urls.lua ($URLS URLs, 1 KiB bodies, max-age=3600), $ROUNDS rounds"
+echo "== wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s -s cycle-urls.lua ($URLS URLs, 1 KiB bodies, max-age=3600), $ROUNDS rounds"
 echo "== $(wrk -v 2>&1 | head -1 || true); $("$NGINX" -v 2>&1); $("$VARNISHD" -V 2>&1 | head -1); carlos-caching-proxy $CARLOS_PROXY"
 ORDER=(carlos nginx varnish)
 declare -A PORT=([carlos]=$CARLOS [nginx]=$NGINX_PORT [varnish]=$VARNISH_PORT)

@@ -78,27 +78,6 @@ sys.exit(1 if bad or hits != 1000 or calls() != warmed else 0)
 EOF
 
 # ---- 3. wrk ----------------------------------------------------------------------------
-for kind in constant cached; do
-  cat > "$WORK/$kind.lua" <<EOF
--- Cycles through /$kind/0 ... /$kind/$((URLS - 1)); each thread starts at another offset.
-local requests = {}
-local i = 0
-local counter = 0
-function setup(thread)
-  thread:set("offset", counter * math.floor($URLS / $THREADS))
-  counter = counter + 1
-end
-function init(args)
-  for k = 0, $URLS - 1 do requests[k] = wrk.format("GET", "/$kind/" .. k) end
-  i = offset or 0
-end
-function request()
-  local r = requests[i]
-  i = (i + 1) % $URLS
-  return r
-end
-EOF
-done
 
 declare -A RATE
 echo "== $(date -u '+%Y-%m-%d %H:%M:%S UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -109,7 +88,8 @@ for round in $(seq "$ROUNDS"); do
   for kind in "${order[@]}"; do
     load_before=$(cut -d' ' -f1-3 /proc/loadavg)
     calls_before=$(curl -s "http://127.0.0.1:$PORT/stats")
-    out=$(wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s -s "$WORK/$kind.lua" "http://127.0.0.1:$PORT")
+    out=$(wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s -s "$PACKAGE/../Scripts/cycle-urls.lua" \
+      "http://127.0.0.1:$PORT" -- "/$kind/" $URLS $THREADS)
     calls_after=$(curl -s "http://127.0.0.1:$PORT/stats")
     echo "--- round $round, /$kind, load average before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg), 20 ms route calls during the run: $((calls_after - calls_before))"
     echo "$out"
