@@ -8,8 +8,8 @@
 # target can `@testable import Carlos` to reach the internal parsers in an
 # optimised build). The PostgreSQL notice target compiles
 # Integrations/CarlosPostgres/Sources/CarlosPostgres/InvalidationNotice.swift (Foundation only)
-# into itself, so postgres-nio is never built; the HTTP header target compiles the
-# Foundation-only files of Integrations/CarlosHTTP/Sources/CarlosHTTP, so AsyncHTTPClient is not.
+# into itself, so postgres-nio is never built; the HTTP header target compiles
+# Integrations/CarlosHTTP/Sources/CarlosHTTPCaching, so AsyncHTTPClient is not.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,13 +41,10 @@ if stale "$out/modules/Carlos.o" Sources/PiedPiper Sources/Carlos; then
     -o "$out/modules/Carlos.o" "${carlos[@]}"
 fi
 
-# The HTTP level's header parsers and cache rules: the files of CarlosHTTP that need
-# Foundation only (AsyncHTTPClient is never built).
-http=Integrations/CarlosHTTP/Sources/CarlosHTTP
-http_parsers="$http/HTTPHeader.swift $http/HTTPHeaderFields.swift $http/CacheControl.swift \
-$http/HTTPDate.swift $http/EntityTag.swift $http/HTTPFreshness.swift $http/HTTPRequestKey.swift \
-$http/HTTPResponse.swift $http/HTTPCacheRecord.swift $http/HTTPCachePolicy.swift $http/HTTPCacheKey.swift \
-$http/HTTPVary.swift $http/HTTPHeaderFields+HopByHop.swift $http/StringProtocol+TrimmingWhitespace.swift $http/TargetedCacheControl.swift"
+# The HTTP level's header parsers and cache rules: the CarlosHTTPCaching library, which
+# needs Carlos and Foundation only (AsyncHTTPClient is never built).
+mapfile -t http_caching < <(find Integrations/CarlosHTTP/Sources/CarlosHTTPCaching -name '*.swift' | sort)
+http_parsers="${http_caching[*]}"
 
 # target name, then the Swift files it is built from (besides Fuzz/Support).
 targets=(

@@ -8,8 +8,8 @@ typealias Fuzzed = HTTPHeaders
 /// fields of a response, through `HTTPFreshness` and `HTTPCachePolicy` (shared
 /// and private).
 ///
-/// The files of `Integrations/CarlosHTTP/Sources/CarlosHTTP` that need Foundation only
-/// are compiled into this target, so AsyncHTTPClient is never built.
+/// `Integrations/CarlosHTTP/Sources/CarlosHTTPCaching` (Carlos and Foundation only)
+/// is compiled into this target, so AsyncHTTPClient is never built.
 /// Invariants: no crash; directives written with `headerValue` read back the
 /// same; a parsed date formats to a 29-byte IMF-fixdate that reads back as the
 /// same date; a parsed entity tag written back reads back the same; a lifetime and
