@@ -16,7 +16,7 @@ public struct CacheControl: Hashable, Sendable {
 
     /// Creates a directive; the name is lowercased.
     public init(name: String, argument: String? = nil) {
-      self.name = name.lowercased()
+      self.name = name.lowercasedIfNeeded
       self.argument = argument
     }
   }
@@ -61,16 +61,16 @@ public struct CacheControl: Hashable, Sendable {
 
   /// Whether the directive `name` is present (with or without an argument).
   public func contains(_ name: String) -> Bool {
-    let name = name.lowercased()
-    return directives.contains { $0.name == name }
+    directives.contains { HTTPHeaderFields.same($0.name, name) }
   }
 
   /// The seconds of the first directive `name`, read as delta-seconds: `nil` when
   /// absent, 0 when its argument is not a number (so the response counts as
   /// stale), at most ``maximumDeltaSeconds``.
   public func seconds(_ name: String) -> Int? {
-    let name = name.lowercased()
-    guard let directive = directives.first(where: { $0.name == name }) else { return nil }
+    guard let directive = directives.first(where: { HTTPHeaderFields.same($0.name, name) }) else {
+      return nil
+    }
     guard let argument = directive.argument, !argument.isEmpty,
       argument.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
     else { return 0 }
@@ -154,7 +154,7 @@ public struct CacheControl: Hashable, Sendable {
         skipMember()
         continue
       }
-      let name = String(decoding: bytes[nameStart..<index], as: UTF8.self).lowercased()
+      let name = String(decoding: bytes[nameStart..<index], as: UTF8.self).lowercasedIfNeeded
       while index < bytes.count && isSpace(bytes[index]) { index += 1 }
       var argument: String?
       if index < bytes.count && bytes[index] == UInt8(ascii: "=") {

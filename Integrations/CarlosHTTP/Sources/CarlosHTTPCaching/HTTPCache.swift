@@ -66,7 +66,12 @@ where
   /// Where the cache reads the time.
   public let clock: any CacheClock
 
+  /// Reads an entry from `storage`: made where the cache is created, so it is
+  /// compiled for the storage's own type even where the cache's code is not.
+  @usableFromInline let readEntry: @Sendable (HTTPCacheKey) async throws -> HTTPCacheEntry
+
   /// Creates a cache of `origin`'s responses in `storage`.
+  @inlinable
   public init(
     storage: Storage, origin: Origin, policy: HTTPCachePolicy = .shared,
     clock: any CacheClock = SystemClock()
@@ -75,6 +80,7 @@ where
     self.origin = origin
     self.policy = policy
     self.clock = clock
+    self.readEntry = { key in try await storage.get(key) }
   }
 
   /// The response to `request`, from storage or the origin; cancelling the
@@ -230,7 +236,7 @@ where
     if requestControl.noCache { return .validate }
     let age = stored.exactAge(at: now)
     if let maxAge = requestControl.maxAge, age > TimeInterval(maxAge) { return .validate }
-    let (control, _) = policy.responseControl(stored.response.headers)
+    let (control, _) = policy.responseControl(of: stored)
     if control.noCache { return .validate }
     let remaining = stored.freshUntil.timeIntervalSince(now)
     if remaining > 0 {
@@ -262,7 +268,7 @@ where
   /// of the response or the request).
   private func mayServeOnError(_ stored: HTTPCacheRecord?, requestControl: CacheControl) -> Bool {
     guard let stored else { return false }
-    let (control, _) = policy.responseControl(stored.response.headers)
+    let (control, _) = policy.responseControl(of: stored)
     if mustRevalidate(control) || control.noCache { return false }
     let staleness = clock.now().timeIntervalSince(stored.freshUntil)
     let window = max(
@@ -488,8 +494,7 @@ where
   /// The stored entry for `key`, or `nil` when the storage has none or fails.
   private func storedEntry(_ key: HTTPCacheKey) async throws -> HTTPCacheEntry? {
     do {
-      let entry: HTTPCacheEntry = try await storage.get(key)
-      return entry
+      return try await readEntry(key)
     } catch is CancellationError {
       throw CancellationError()
     } catch {

@@ -23,7 +23,7 @@ public struct HTTPCacheKey: Hashable, Sendable, Codable, CustomStringConvertible
 
   /// Creates the key of `method` on `url`.
   public init(method: String = "GET", url: URL) {
-    self.method = method.uppercased()
+    self.method = method.uppercasedIfNeeded
     self.uri = Self.normalised(url)
   }
 
@@ -35,7 +35,7 @@ public struct HTTPCacheKey: Hashable, Sendable, Codable, CustomStringConvertible
 
   /// The key of another method on the same URI.
   func withMethod(_ method: String) -> HTTPCacheKey {
-    HTTPCacheKey(method: method.uppercased(), normalisedURI: uri)
+    HTTPCacheKey(method: method.uppercasedIfNeeded, normalisedURI: uri)
   }
 
   /// The key's method and URI, separated by a space: the name disk and other
@@ -68,27 +68,42 @@ public struct HTTPCacheKey: Hashable, Sendable, Codable, CustomStringConvertible
   /// ASCII, a lowercase `http` or `https` scheme and authority without the
   /// default port, a path, and no percent-escape or fragment.
   static func isNormal(_ text: String) -> Bool {
-    var bytes = text.utf8[...]
-    if bytes.starts(with: "http://".utf8) {
-      bytes = bytes.dropFirst(7)
-    } else if bytes.starts(with: "https://".utf8) {
-      bytes = bytes.dropFirst(8)
-    } else {
-      return false
+    var text = text
+    return text.withUTF8 { bytes in
+      func starts(with prefix: StaticString) -> Bool {
+        bytes.count >= prefix.utf8CodeUnitCount
+          && bytes.prefix(prefix.utf8CodeUnitCount).elementsEqual(
+            UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
+      }
+      let secure = starts(with: "https://")
+      guard secure || starts(with: "http://") else { return false }
+      let authorityStart = secure ? 8 : 7
+      // Nothing to decode, nothing beyond ASCII, no fragment.
+      func isPlain(_ byte: UInt8) -> Bool {
+        byte < 0x80 && byte != UInt8(ascii: "%") && byte != UInt8(ascii: "#")
+      }
+      // The authority: lowercase, not empty, without the scheme's default port.
+      var index = authorityStart
+      while index < bytes.count, bytes[index] != UInt8(ascii: "/") {
+        let byte = bytes[index]
+        guard isPlain(byte), byte != UInt8(ascii: "?"),
+          !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+        else { return false }
+        index += 1
+      }
+      guard index < bytes.count, index > authorityStart else { return false }
+      let defaultPort: StaticString = secure ? ":443" : ":80"
+      let portLength = defaultPort.utf8CodeUnitCount
+      if index - authorityStart >= portLength,
+        bytes[(index - portLength)..<index].elementsEqual(
+          UnsafeBufferPointer(start: defaultPort.utf8Start, count: portLength))
+      {
+        return false
+      }
+      return bytes[index...].allSatisfy(isPlain)
     }
-    let defaultPort = text.utf8.starts(with: "https".utf8) ? ":443".utf8 : ":80".utf8
-    guard
-      let slash = bytes.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }),
-      bytes[slash] == UInt8(ascii: "/")
-    else { return false }
-    let authority = bytes[..<slash]
-    guard !authority.isEmpty, !authority.reversed().starts(with: defaultPort.reversed()),
-      !authority.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) })
-    else { return false }
-    return !text.utf8.contains { $0 >= 0x80 || $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "#") }
   }
 
-  /// `url` in its normal form, component by component.
   static func componentwiseNormalised(_ url: URL) -> String {
     let absolute = url.absoluteURL
     guard var components = URLComponents(url: absolute, resolvingAgainstBaseURL: true) else {

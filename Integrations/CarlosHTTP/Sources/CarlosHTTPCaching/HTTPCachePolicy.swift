@@ -83,13 +83,24 @@ public struct HTTPCachePolicy: Hashable, Sendable {
   public func responseControl(_ headers: HTTPHeaderFields) -> (
     control: CacheControl, targeted: Bool
   ) {
+    if let control = targetedControl(headers) { return (control, true) }
+    return (CacheControl(parsing: headers.values(for: "Cache-Control")), false)
+  }
+
+  /// ``responseControl(_:)`` of `record`'s response, without reading its
+  /// `Cache-Control` again.
+  func responseControl(of record: HTTPCacheRecord) -> (control: CacheControl, targeted: Bool) {
+    if let control = targetedControl(record.response.headers) { return (control, true) }
+    return (record.cacheControl, false)
+  }
+
+  /// The directives of the first targeted field of `headers` present and valid.
+  private func targetedControl(_ headers: HTTPHeaderFields) -> CacheControl? {
     for name in targetedFields {
       let values = headers.values(for: name)
-      if !values.isEmpty, let control = TargetedCacheControl.parse(values) {
-        return (control, true)
-      }
+      if !values.isEmpty, let control = TargetedCacheControl.parse(values) { return control }
     }
-    return (CacheControl(parsing: headers.values(for: "Cache-Control")), false)
+    return nil
   }
 
   /// The request's cache directives: `Cache-Control`, or, when the request has

@@ -11,7 +11,9 @@ import Foundation
 /// still judged by ``freshUntil``.
 public struct HTTPCacheRecord: Hashable, Sendable, Codable {
   /// The stored response.
-  public var response: HTTPResponse
+  public var response: HTTPResponse {
+    didSet { cacheControl = Self.cacheControl(of: response) }
+  }
   /// When the request that produced (or last revalidated) the response was sent.
   public var requestTime: Date
   /// When the response (or the 304 that last revalidated it) arrived.
@@ -35,6 +37,7 @@ public struct HTTPCacheRecord: Hashable, Sendable, Codable {
     freshUntil: Date, keepUntil: Date, selectingFields: HTTPHeaderFields = [:]
   ) {
     self.response = response
+    self.cacheControl = Self.cacheControl(of: response)
     self.requestTime = requestTime
     self.responseTime = responseTime
     self.initialAge = initialAge
@@ -47,6 +50,7 @@ public struct HTTPCacheRecord: Hashable, Sendable, Codable {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     response = try container.decode(HTTPResponse.self, forKey: .response)
+    cacheControl = Self.cacheControl(of: response)
     requestTime = try container.decode(Date.self, forKey: .requestTime)
     responseTime = try container.decode(Date.self, forKey: .responseTime)
     initialAge = try container.decode(TimeInterval.self, forKey: .initialAge)
@@ -54,6 +58,13 @@ public struct HTTPCacheRecord: Hashable, Sendable, Codable {
     keepUntil = try container.decode(Date.self, forKey: .keepUntil)
     selectingFields =
       try container.decodeIfPresent(HTTPHeaderFields.self, forKey: .selectingFields) ?? [:]
+  }
+
+  /// The response's `Cache-Control` directives, read once rather than at every use.
+  private(set) var cacheControl: CacheControl
+
+  private static func cacheControl(of response: HTTPResponse) -> CacheControl {
+    CacheControl(parsing: response.headers.values(for: "Cache-Control"))
   }
 
   private enum CodingKeys: String, CodingKey {

@@ -62,6 +62,18 @@ public struct HTTPHeaderFields: Hashable, Codable, Sendable, RandomAccessCollect
 
   /// Whether two field names are the same name: ASCII letters compare without case.
   static func same(_ a: String, _ b: String) -> Bool {
-    a.utf8.count == b.utf8.count && a.lowercased() == b.lowercased()
+    var a = a
+    var b = b
+    return a.withUTF8 { x in
+      b.withUTF8 { y in
+        guard x.count == y.count else { return false }
+        for index in x.indices where x[index] != y[index] {
+          let folded = x[index] | 0x20
+          guard folded == y[index] | 0x20, folded >= UInt8(ascii: "a"), folded <= UInt8(ascii: "z")
+          else { return false }
+        }
+        return true
+      }
+    }
   }
 }

@@ -34,23 +34,28 @@ public struct HTTPRequestKey: Hashable, Sendable, Codable, CustomStringConvertib
   ) {
     self.url = url.absoluteURL
     self.body = body
-    self.method = method.uppercased()
+    self.method = method.uppercasedIfNeeded
     let cleaned = headers.map { field in
       let breaksLine = field.value.utf8.contains {
         $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n")
       }
       return HTTPHeader(
-        name: field.name.lowercased(),
+        name: field.name.lowercasedIfNeeded,
         value: !breaksLine
           ? field.value
           : String(
             field.value.unicodeScalars.map { $0 == "\r" || $0 == "\n" ? " " : Character($0) }))
     }
-    // A stable sort: same-name fields keep their order, which can matter.
-    let sorted = cleaned.enumerated().sorted {
-      $0.element.name == $1.element.name ? $0.offset < $1.offset : $0.element.name < $1.element.name
+    if zip(cleaned, cleaned.dropFirst()).allSatisfy({ $0.name <= $1.name }) {
+      self.headers = HTTPHeaderFields(cleaned)
+    } else {
+      // A stable sort: same-name fields keep their order, which can matter.
+      let sorted = cleaned.enumerated().sorted {
+        $0.element.name == $1.element.name
+          ? $0.offset < $1.offset : $0.element.name < $1.element.name
+      }
+      self.headers = HTTPHeaderFields(sorted.map(\.element))
     }
-    self.headers = HTTPHeaderFields(sorted.map(\.element))
   }
 
   /// One line per part: the method and URL, then `name: value` for each field,

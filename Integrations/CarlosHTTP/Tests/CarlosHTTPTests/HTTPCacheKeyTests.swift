@@ -48,7 +48,8 @@ struct HTTPCacheKeyTests {
       "HTTP://example.com/", "http://Example.com/", "http://example.com:80/a",
       "https://example.com:443/a", "http://example.com", "http://example.com?q",
       "http://example.com/%7Euser", "http://example.com/a#frag", "http://exämple.com/",
-      "ftp://example.com/", "http://example.com/caf%c3%a9",
+      "ftp://example.com/", "http://example.com/caf%c3%a9", "http://example.com#x/y",
+      "http://ex%41mple.com/", "https://example.com:443", "http:/example.com/", "https:",
     ]
     for text in normal {
       let url = URL(string: text)!
@@ -56,6 +57,7 @@ struct HTTPCacheKeyTests {
       #expect(HTTPCacheKey.componentwiseNormalised(url) == text, "\(text)")
     }
     for text in other {
+      #expect(!HTTPCacheKey.isNormal(text), "\(text)")
       guard let url = URL(string: text) else { continue }
       #expect(HTTPCacheKey.normalised(url) == HTTPCacheKey.componentwiseNormalised(url), "\(text)")
     }

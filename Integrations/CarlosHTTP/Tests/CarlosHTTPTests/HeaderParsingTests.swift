@@ -2,6 +2,8 @@ import CarlosHTTP
 import Foundation
 import Testing
 
+@testable import CarlosHTTPCaching
+
 @Suite("Header parsing")
 struct HeaderParsingTests {
   @Test("Cache-Control: directives, arguments, quoted strings, malformed members skipped")
@@ -18,6 +20,33 @@ struct HeaderParsingTests {
     #expect(CacheControl(parsing: "max-age=abc").maxAge == 0)
     #expect(CacheControl(parsing: "max-age=99999999999999999999").maxAge == 2_147_483_648)
     #expect(CacheControl(parsing: "max-age=5, max-age=10").maxAge == 5)
+  }
+
+  @Test(
+    "Field names and directive names match whatever the case of their ASCII letters, and only those"
+  )
+  func namesWithoutCase() {
+    let fields: HTTPHeaderFields = ["ETag": "\"a\"", "x-[": "1", "Cache-Control": "Max-Age=5"]
+    #expect(fields["etag"] == "\"a\"" && fields["ETAG"] == "\"a\"")
+    #expect(fields["x-{"] == nil, "[ and { differ by the case bit but are not letters")
+    #expect(fields["etag2"] == nil && fields["eta"] == nil)
+    #expect(fields.values(for: "cache-control") == ["Max-Age=5"])
+    let control = CacheControl(parsing: fields.values(for: "CACHE-CONTROL"))
+    #expect(control.contains("MAX-AGE") && control.seconds("max-AGE") == 5)
+    #expect(!control.contains("max-ag"))
+  }
+
+  @Test("A stored record reads its response's Cache-Control again when the response changes")
+  func recordDirectivesFollowTheResponse() {
+    let now = Date()
+    var record = HTTPCacheRecord(
+      response: HTTPResponse(status: 200, headers: ["Cache-Control": "max-age=60"]),
+      requestTime: now, responseTime: now, initialAge: 0, freshUntil: now + 60,
+      keepUntil: now + 60)
+    #expect(HTTPCachePolicy.shared.responseControl(of: record).control.maxAge == 60)
+    record.response.headers.replaceOrAdd(name: "Cache-Control", value: "no-cache")
+    let changed = HTTPCachePolicy.shared.responseControl(of: record).control
+    #expect(changed.noCache && changed.maxAge == nil)
   }
 
   @Test("HTTP dates in the three formats, impossible dates refused, IMF-fixdate written")

@@ -34,12 +34,13 @@ public struct ResponseCacheMiddleware<
   Context: RequestContext, Storage: CacheLevel<HTTPCacheKey, HTTPCacheEntry>
 >: RouterMiddleware {
   /// The cache the responses go through; each request asks the routes in place of its origin.
-  private let cache:
+  @usableFromInline let cache:
     HTTPCache<Storage, BasicFetcher<HTTPRequestKey, CarlosHTTPCaching.HTTPResponse>>
 
   /// Caches responses in `storage` by `policy` (a shared cache by default:
   /// `private` responses and answers to requests with `Authorization` are not
   /// stored unless they say they may be), reading the time from `clock`.
+  @inlinable
   public init(
     storage: Storage, policy: HTTPCachePolicy = .shared, clock: any CacheClock = SystemClock()
   ) {
@@ -102,14 +103,18 @@ public struct ResponseCacheMiddleware<
 
   /// Hummingbird's header fields as Carlos's.
   static func fields(_ fields: HTTPFields) -> HTTPHeaderFields {
-    HTTPHeaderFields(fields.map { HTTPHeader(name: $0.name.rawName, value: $0.value) })
+    HTTPHeaderFields(fields.map { HTTPHeader(name: $0.name.canonicalName, value: $0.value) })
   }
 
-  /// Carlos's header fields as Hummingbird's; a name HTTP does not allow is left out.
-  static func fields(_ fields: HTTPHeaderFields) -> HTTPFields {
+  /// Carlos's header fields as Hummingbird's, but for the fields named `left`; a
+  /// name HTTP does not allow is left out.
+  static func fields(_ fields: HTTPHeaderFields, leavingOut left: HTTPField.Name? = nil)
+    -> HTTPFields
+  {
     var converted = HTTPFields()
+    converted.reserveCapacity(fields.count)
     for field in fields {
-      guard let name = HTTPField.Name(field.name) else { continue }
+      guard let name = HTTPField.Name(field.name), name != left else { continue }
       converted.append(HTTPField(name: name, value: field.value))
     }
     return converted
@@ -130,8 +135,7 @@ public struct ResponseCacheMiddleware<
   /// `answer` as Hummingbird's response: its body framed by Hummingbird (a HEAD
   /// answer keeps the length of the GET response it stands for).
   static func response(_ answer: CarlosHTTPCaching.HTTPResponse, for request: Request) -> Response {
-    var headers = fields(answer.headers)
-    if request.method != .head { headers[.contentLength] = nil }
+    let headers = fields(answer.headers, leavingOut: request.method != .head ? .contentLength : nil)
     return Response(
       status: .init(code: answer.status), headers: headers,
       body: answer.body.isEmpty ? .init() : .init(byteBuffer: ByteBuffer(bytes: answer.body)))

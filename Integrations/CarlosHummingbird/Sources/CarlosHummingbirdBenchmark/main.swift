@@ -6,12 +6,20 @@
 //   /cached/N    a route that takes 20 ms, `Cache-Control: max-age=3600`, behind
 //                ResponseCacheMiddleware on a memory level;
 //   /stats       how many times the 20 ms route ran.
+// `--probe [ITERATIONS]` times the middleware's hit path alone instead (HitProbe.swift).
 import Carlos
 import CarlosHTTPCaching
 import CarlosHummingbird
 import Foundation
 import Hummingbird
 import Synchronization
+
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--probe" {
+  try await runHitProbe(
+    iterations: CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 200_000 : 200_000
+  )
+  exit(0)
+}
 
 let body = ByteBuffer(repeating: UInt8(ascii: "x"), count: 1024)
 let slowCalls = Atomic(0)
