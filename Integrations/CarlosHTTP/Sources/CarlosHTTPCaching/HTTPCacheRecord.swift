@@ -12,7 +12,7 @@ import Foundation
 public struct HTTPCacheRecord: Hashable, Sendable, Codable {
   /// The stored response.
   public var response: HTTPResponse {
-    didSet { cacheControl = Self.cacheControl(of: response) }
+    didSet { fields = ReadFields(response) }
   }
   /// When the request that produced (or last revalidated) the response was sent.
   public var requestTime: Date
@@ -37,7 +37,7 @@ public struct HTTPCacheRecord: Hashable, Sendable, Codable {
     freshUntil: Date, keepUntil: Date, selectingFields: HTTPHeaderFields = [:]
   ) {
     self.response = response
-    self.cacheControl = Self.cacheControl(of: response)
+    self.fields = ReadFields(response)
     self.requestTime = requestTime
     self.responseTime = responseTime
     self.initialAge = initialAge
@@ -50,7 +50,7 @@ public struct HTTPCacheRecord: Hashable, Sendable, Codable {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     response = try container.decode(HTTPResponse.self, forKey: .response)
-    cacheControl = Self.cacheControl(of: response)
+    fields = ReadFields(response)
     requestTime = try container.decode(Date.self, forKey: .requestTime)
     responseTime = try container.decode(Date.self, forKey: .responseTime)
     initialAge = try container.decode(TimeInterval.self, forKey: .initialAge)
@@ -60,19 +60,29 @@ public struct HTTPCacheRecord: Hashable, Sendable, Codable {
       try container.decodeIfPresent(HTTPHeaderFields.self, forKey: .selectingFields) ?? [:]
   }
 
-  /// The response's `Cache-Control` directives, read once rather than at every use.
-  private(set) var cacheControl: CacheControl
+  /// The response's fields every use of the record reads, read once.
+  private struct ReadFields: Hashable, Sendable {
+    let cacheControl: CacheControl
+    let vary: HTTPVary
 
-  private static func cacheControl(of response: HTTPResponse) -> CacheControl {
-    CacheControl(parsing: response.headers.values(for: "Cache-Control"))
+    init(_ response: HTTPResponse) {
+      cacheControl = CacheControl(parsing: response.headers.values(for: "Cache-Control"))
+      vary = HTTPVary(response.headers)
+    }
   }
+
+  /// The response's fields, as they were read when it was set.
+  private var fields: ReadFields
+
+  /// The response's `Cache-Control` directives.
+  var cacheControl: CacheControl { fields.cacheControl }
 
   private enum CodingKeys: String, CodingKey {
     case response, requestTime, responseTime, initialAge, freshUntil, keepUntil, selectingFields
   }
 
   /// The response's `Vary`.
-  public var vary: HTTPVary { HTTPVary(response.headers) }
+  public var vary: HTTPVary { fields.vary }
 
   /// Whether the stored response may answer a request with `requestFields`
   /// (RFC 9111, section 4.1): its `Vary` is not `*` and every field it

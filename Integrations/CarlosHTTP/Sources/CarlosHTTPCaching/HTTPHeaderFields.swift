@@ -51,8 +51,13 @@ public struct HTTPHeaderFields: Hashable, Codable, Sendable, RandomAccessCollect
 
   /// Replaces every field called `name` (case ignored) with one field.
   public mutating func replaceOrAdd(name: String, value: String) {
-    remove(name: name)
-    add(name: name, value: value)
+    guard let first = fields.firstIndex(where: { Self.same($0.name, name) }) else {
+      return add(name: name, value: value)
+    }
+    fields[first] = HTTPHeader(name: name, value: value)
+    if fields[(first + 1)...].contains(where: { Self.same($0.name, name) }) {
+      fields[(first + 1)...].removeAll { Self.same($0.name, name) }
+    }
   }
 
   /// Removes every field called `name` (case ignored).

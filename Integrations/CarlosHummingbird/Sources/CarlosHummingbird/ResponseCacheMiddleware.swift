@@ -114,10 +114,26 @@ public struct ResponseCacheMiddleware<
     var converted = HTTPFields()
     converted.reserveCapacity(fields.count)
     for field in fields {
-      guard let name = HTTPField.Name(field.name), name != left else { continue }
+      guard let name = Self.name(field.name), name != left else { continue }
       converted.append(HTTPField(name: name, value: field.value))
     }
     return converted
+  }
+
+  /// The field name `text`: the common ones without checking their characters again.
+  static func name(_ text: String) -> HTTPField.Name? {
+    switch text {
+    case "content-type": .contentType
+    case "content-length": .contentLength
+    case "cache-control": .cacheControl
+    case "age": .age
+    case "date": .date
+    case "etag": .eTag
+    case "last-modified": .lastModified
+    case "expires": .expires
+    case "vary": .vary
+    default: HTTPField.Name(text)
+    }
   }
 
   /// The status and header fields of `response`, without its body.

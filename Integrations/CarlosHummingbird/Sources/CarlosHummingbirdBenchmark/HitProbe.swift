@@ -14,10 +14,11 @@ struct ProbeContext: RequestContext {
 }
 
 /// What a fresh hit costs without the network, one thread, nanoseconds per request
-/// (best of 3): `CarlosHummingbirdBenchmark --probe [ITERATIONS]`. Three rows:
-/// the constant route called straight, `HTTPCache.response(for:askingOrigin:)` on
-/// a memory level, and `ResponseCacheMiddleware.handle` in front of the route.
-func runHitProbe(iterations: Int) async throws {
+/// (best of 3): `CarlosHummingbirdBenchmark --probe [ITERATIONS] [ROW]`. Three rows:
+/// the constant route called straight (`route`), `HTTPCache.response(for:askingOrigin:)`
+/// on a memory level (`cache`), and `ResponseCacheMiddleware.handle` in front of the
+/// route (`middleware`); ROW runs one of them alone (for `valgrind --tool=callgrind`).
+func runHitProbe(iterations: Int, row: String?) async throws {
   let body = ByteBuffer(repeating: UInt8(ascii: "x"), count: 1024)
   let context = ProbeContext(source: .init(logger: Logger(label: "probe")))
   let requests = (0..<1000).map { index in
@@ -34,7 +35,8 @@ func runHitProbe(iterations: Int) async throws {
       body: .init(byteBuffer: body))
   }
 
-  func measure(_ name: String, _ call: (Int) async throws -> Void) async throws {
+  func measure(_ name: String, row named: String, _ call: (Int) async throws -> Void) async throws {
+    guard row == nil || row == named else { return }
     var best = Duration.seconds(Int.max)
     for _ in 0..<3 {
       let start = ContinuousClock.now
@@ -46,7 +48,7 @@ func runHitProbe(iterations: Int) async throws {
     print("\(name): \(Int((nanoseconds / Double(iterations)).rounded())) ns per request")
   }
 
-  try await measure("route alone") { _ = try await route(requests[$0], context) }
+  try await measure("route alone", row: "route") { _ = try await route(requests[$0], context) }
 
   let unused = BasicFetcher<HTTPRequestKey, CarlosHTTPCaching.HTTPResponse>(name: "route") { _ in
     throw CancellationError()
@@ -62,7 +64,7 @@ func runHitProbe(iterations: Int) async throws {
       URL(string: "http://127.0.0.1:8080" + ($0.head.path ?? "/"))!, headers: ["User-Agent": "wrk"])
   }
   for key in keys { _ = try await cache.response(for: key) { _ in stored } }
-  try await measure("HTTPCache.response(for:askingOrigin:), fresh hit") {
+  try await measure("HTTPCache.response(for:askingOrigin:), fresh hit", row: "cache") {
     let answer = try await cache.response(for: keys[$0]) { _ in throw CancellationError() }
     precondition(answer.status == 200)
   }
@@ -73,7 +75,7 @@ func runHitProbe(iterations: Int) async throws {
   for request in requests {
     _ = try await middleware.handle(request, context: context, next: route)
   }
-  try await measure("ResponseCacheMiddleware, fresh hit") {
+  try await measure("ResponseCacheMiddleware, fresh hit", row: "middleware") {
     let response = try await middleware.handle(requests[$0], context: context) { _, _ in
       throw CancellationError()
     }

@@ -6,7 +6,7 @@
 //   /cached/N    a route that takes 20 ms, `Cache-Control: max-age=3600`, behind
 //                ResponseCacheMiddleware on a memory level;
 //   /stats       how many times the 20 ms route ran.
-// `--probe [ITERATIONS]` times the middleware's hit path alone instead (HitProbe.swift).
+// `--probe [ITERATIONS] [ROW]` times the middleware's hit path alone instead (HitProbe.swift).
 import Carlos
 import CarlosHTTPCaching
 import CarlosHummingbird
@@ -15,9 +15,9 @@ import Hummingbird
 import Synchronization
 
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--probe" {
+  let arguments = CommandLine.arguments.dropFirst(2)
   try await runHitProbe(
-    iterations: CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 200_000 : 200_000
-  )
+    iterations: arguments.first.flatMap { Int($0) } ?? 200_000, row: arguments.dropFirst().first)
   exit(0)
 }
 
