@@ -34,6 +34,12 @@ struct HeaderParsingTests {
     let control = CacheControl(parsing: fields.values(for: "CACHE-CONTROL"))
     #expect(control.contains("MAX-AGE") && control.seconds("max-AGE") == 5)
     #expect(!control.contains("max-ag"))
+    var replaced: HTTPHeaderFields = ["Age": "1", "ETag": "\"a\"", "age": "2"]
+    replaced.replaceOrAdd(name: "AGE", value: "3")
+    #expect(
+      replaced.fields == [.init(name: "AGE", value: "3"), .init(name: "ETag", value: "\"a\"")])
+    replaced.replaceOrAdd(name: "Vary", value: "Accept")
+    #expect(replaced.fields.last == .init(name: "Vary", value: "Accept") && replaced.count == 3)
   }
 
   @Test("A stored record reads its response's Cache-Control again when the response changes")
