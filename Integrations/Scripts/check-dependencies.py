@@ -34,6 +34,8 @@ SIGNATURES = {
     "CarlosHTTP": {"async-http-client"},
     "CarlosObservability": {"swift-distributed-tracing"},
     "CarlosNIO": set(),
+    # swift-crypto also arrives with postgres-nio and Vapor, so it marks no package.
+    "CarlosCrypto": set(),
     "CarlosHummingbird": {"hummingbird"},
     "CarlosVapor": {"vapor"},
 }

@@ -1,0 +1,79 @@
+import Carlos
+import Foundation
+
+/// A level that stores `Data` values encrypted in another level: what
+/// `level =>> encryption` makes (see ``CacheEncryption``).
+///
+/// A get opens the stored envelope, or fails with `FetchError.valueNotInCache` when
+/// it does not open (a miss: in a composition the next level answers and the value
+/// is stored again). Sets, expiries, removals and the rest reach the inner level.
+public struct EncryptedCacheLevel<Inner: CacheLevel>: CacheLevel
+where Inner.OutputType == Data, Inner.KeyType: StringConvertible {
+  /// The level holding the envelopes.
+  public let inner: Inner
+  /// How values are sealed and opened.
+  public let encryption: CacheEncryption
+
+  /// Stores `Data` in `inner` encrypted by `encryption`.
+  public init(_ inner: Inner, encryption: CacheEncryption) {
+    self.inner = inner
+    self.encryption = encryption
+  }
+
+  /// The inner level's name.
+  public var levelName: String { inner.levelName }
+
+  /// The value stored under `key`, opened; a miss when there is none or it does not open.
+  public func get(_ key: Inner.KeyType) -> Future<Data> {
+    let encryption = encryption
+    return inner.get(key).flatMap { (stored: Data) -> Future<Data> in
+      do throws(CacheEncryptionError) {
+        let opened = try encryption.open(stored, forKey: key.toString())
+        return Future(opened)
+      } catch {
+        encryption.onRejection?(error)
+        return Future(FetchError.valueNotInCache)
+      }
+    }
+  }
+
+  /// Seals `value` for `key` and stores it.
+  @discardableResult
+  public func set(_ value: Data, forKey key: Inner.KeyType) -> Future<Void> {
+    set(value, forKey: key, expiry: .never)
+  }
+
+  /// Seals `value` for `key` and stores it until `expiry`.
+  @discardableResult
+  public func set(_ value: Data, forKey key: Inner.KeyType, expiry: Expiry) -> Future<Void> {
+    let sealed: Data
+    do {
+      sealed = try encryption.seal(value, forKey: key.toString())
+    } catch {
+      return Future(error)
+    }
+    if case .never = expiry { return inner.set(sealed, forKey: key) }
+    return inner.set(sealed, forKey: key, expiry: expiry)
+  }
+
+  /// Removes the value stored under `key`.
+  @discardableResult
+  public func remove(_ key: Inner.KeyType) -> Future<Void> { inner.remove(key) }
+
+  /// Removes the inner level's expired values.
+  @discardableResult
+  public func removeExpired() -> Future<Void> { inner.removeExpired() }
+
+  /// Removes every value.
+  public func clear() { inner.clear() }
+
+  /// Passes the warning to the inner level.
+  public func onMemoryWarning() { inner.onMemoryWarning() }
+}
+
+/// `level`'s `Data` values encrypted by `encryption`: see ``EncryptedCacheLevel``.
+public func =>> <Inner: CacheLevel>(
+  level: Inner, encryption: CacheEncryption
+) -> EncryptedCacheLevel<Inner> where Inner.OutputType == Data, Inner.KeyType: StringConvertible {
+  EncryptedCacheLevel(level, encryption: encryption)
+}

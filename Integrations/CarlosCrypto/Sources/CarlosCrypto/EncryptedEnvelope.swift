@@ -1,0 +1,66 @@
+import Foundation
+
+/// The stored form of an encrypted value:
+///
+///     "CCE" 0x01 | algorithm (1 byte) | key id length n (1 byte) | key id (n bytes)
+///     | nonce (12) | ciphertext | tag (16)
+///
+/// The header (everything before the nonce) is authenticated with the ciphertext,
+/// together with the namespace and the cache key (see ``associatedData(namespace:key:)``).
+struct EncryptedEnvelope {
+  /// The first four bytes of every envelope: "CCE" and the format's version.
+  static let magic: [UInt8] = [0x43, 0x43, 0x45, 0x01]
+  /// Bytes of nonce and tag around the ciphertext.
+  static let overhead = 12 + 16
+
+  /// The algorithm's code.
+  var algorithm: UInt8
+  /// The id of the key that sealed it.
+  var keyID: String
+  /// Nonce, ciphertext and tag, as the algorithms' combined form.
+  var sealed: Data
+
+  /// The header bytes: magic, algorithm, key id.
+  var header: Data {
+    var header = Data(Self.magic)
+    header.append(algorithm)
+    header.append(UInt8(keyID.utf8.count))
+    header.append(contentsOf: keyID.utf8)
+    return header
+  }
+
+  /// The envelope's bytes.
+  var bytes: Data { header + sealed }
+
+  init(algorithm: UInt8, keyID: String, sealed: Data) {
+    self.algorithm = algorithm
+    self.keyID = keyID
+    self.sealed = sealed
+  }
+
+  /// Reads `bytes`; throws ``CacheEncryptionError/notAnEnvelope`` when they are
+  /// not one (too short for their header, nonce and tag, or another magic number).
+  init(parsing bytes: Data) throws(CacheEncryptionError) {
+    let bytes = Array(bytes)
+    guard bytes.count >= Self.magic.count + 2, bytes.starts(with: Self.magic) else {
+      throw .notAnEnvelope
+    }
+    let idLength = Int(bytes[5])
+    let sealedStart = 6 + idLength
+    guard idLength > 0, bytes.count >= sealedStart + Self.overhead,
+      let keyID = String(validating: bytes[6..<sealedStart], as: UTF8.self)
+    else { throw .notAnEnvelope }
+    self.init(algorithm: bytes[4], keyID: keyID, sealed: Data(bytes[sealedStart...]))
+  }
+
+  /// What is authenticated besides the ciphertext: the header, then the namespace
+  /// and the cache key, each preceded by its length (so no two pairs give the same bytes).
+  func associatedData(namespace: String, key: String) -> Data {
+    var data = header
+    for part in [namespace, key] {
+      withUnsafeBytes(of: UInt32(part.utf8.count).bigEndian) { data.append(contentsOf: $0) }
+      data.append(contentsOf: part.utf8)
+    }
+    return data
+  }
+}
