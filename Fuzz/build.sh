@@ -9,7 +9,8 @@
 # optimised build). The PostgreSQL notice target compiles
 # Integrations/CarlosPostgres/Sources/CarlosPostgres/InvalidationNotice.swift (Foundation only)
 # into itself, so postgres-nio is never built; the HTTP header target compiles
-# Integrations/CarlosHTTP/Sources/CarlosHTTPCaching, so AsyncHTTPClient is not.
+# Integrations/CarlosHTTP/Sources/CarlosHTTPCaching, so AsyncHTTPClient is not; the
+# envelope target compiles CarlosCrypto's two Foundation-only files, so swift-crypto is not.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -54,6 +55,7 @@ targets=(
   "json Fuzz/Targets/JSON.swift"
   "postgres-notice Fuzz/Targets/PostgresNotice.swift Integrations/CarlosPostgres/Sources/CarlosPostgres/InvalidationNotice.swift"
   "http-headers Fuzz/Targets/HTTPHeaders.swift $http_parsers"
+  "crypto-envelope Fuzz/Targets/CryptoEnvelope.swift Integrations/CarlosCrypto/Sources/CarlosCrypto/EncryptedEnvelope.swift Integrations/CarlosCrypto/Sources/CarlosCrypto/CacheEncryptionError.swift"
 )
 for entry in "${targets[@]}"; do
   read -r name files <<<"$entry"

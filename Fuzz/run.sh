@@ -19,7 +19,7 @@ if [ $# -lt 1 ] || ! [[ $1 =~ ^[0-9]+$ ]]; then
 fi
 seconds=$1
 shift
-all=(disk-record disk-file user-defaults-record json postgres-notice http-headers)
+all=(disk-record disk-file user-defaults-record json postgres-notice http-headers crypto-envelope)
 if [ $# -gt 0 ]; then targets=("$@"); else targets=("${all[@]}"); fi
 
 Fuzz/build.sh
