@@ -26,13 +26,12 @@ where Inner.OutputType == Data, Inner.KeyType: StringConvertible {
   /// The value stored under `key`, opened; a miss when there is none or it does not open.
   public func get(_ key: Inner.KeyType) -> Future<Data> {
     let encryption = encryption
-    return inner.get(key).flatMap { (stored: Data) -> Future<Data> in
+    return inner.get(key).map { (stored: Data) throws -> Data in
       do throws(CacheEncryptionError) {
-        let opened = try encryption.open(stored, forKey: key.toString())
-        return Future(opened)
+        return try encryption.open(stored, forKey: key.toString())
       } catch {
         encryption.onRejection?(error)
-        return Future(FetchError.valueNotInCache)
+        throw FetchError.valueNotInCache
       }
     }
   }
