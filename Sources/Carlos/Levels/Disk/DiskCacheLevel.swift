@@ -59,8 +59,10 @@ import Foundation
 ///   ```
 /// - Permissions: the level's files are `0600` (readable and writable by their owner
 ///   only), whatever the folder. A folder the level creates, its default one
-///   included, is `0700`; a folder that exists keeps its own mode, so a folder shared
-///   on purpose stays shared.
+///   included, is `0700`; a folder that exists keeps its own mode. A folder that its
+///   group or everyone may write, or that another user owns, is refused (every
+///   operation fails with ``DiskCacheLevelError/unsafeFolder(path:mode:owner:)``)
+///   unless the level is made with `allowSharedFolder: true`.
 ///
 /// The `FileManager` given to the initializer is `Sendable` (on Linux too) and
 /// is kept as is; it only creates and lists the folder, while reads and writes
@@ -96,6 +98,8 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   private let temporaryPrefix: String
   /// The latest time read from `clock`, so that time never goes back for the level.
   private let timeline = Lock(MonotonicReading())
+  /// Why the folder is refused, if it is: every operation fails with it.
+  private let refusal: DiskCacheLevelError?
 
   /// Creates a level on the folder at `path` with an explicit value coder and hooks.
   package init(
@@ -105,7 +109,8 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     coder: DiskValueCoder<Value>,
     hooks: DiskCacheHooks,
     expiration: ExpirationPolicy<Key, Value> = .never,
-    clock: any CacheClock = SystemClock()
+    clock: any CacheClock = SystemClock(),
+    allowSharedFolder: Bool = false
   ) {
     self.path = URL(fileURLWithPath: path).standardizedFileURL.path
     self.capacity = capacity
@@ -120,10 +125,16 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
       withUnsafeBytes(of: UInt64.random(in: .min ... .max)) { Array($0) })
     self.temporaryPrefix =
       "\(DiskCacheLevelFiles.temporaryMarker)\(DiskFile.currentProcess)-\(random)-"
-    do {
-      try createDirectory()
-    } catch {
+    let folder = self.path
+    let created = Result { try Self.createFolder(at: folder, fileManager: fileManager) }
+    refusal = allowSharedFolder ? nil : DiskCacheLevelFiles.unsafeFolder(folder)
+    state.withLock { $0.directoryReady = (try? created.get()) != nil }
+    if case .failure(let error) = created {
       CarlosLogger.log("Disk cache folder \(self.path) is not usable yet: \(error)", .warning)
+    }
+    if let refusal {
+      CarlosLogger.log("\(refusal)", .error)
+      return
     }
     // Learn what earlier levels left in the folder. Reads may run meanwhile;
     // writes and clears queue behind the scan. A folder left
@@ -145,7 +156,8 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   /// ``FetchError/invalidKey`` when the key cannot be named. An expired value
   /// is a miss (and its file is removed).
   public func get(_ key: Key) -> Future<Value> {
-    counted(lookUpValue(key))
+    if let refusal { return Future(refusal) }
+    return counted(lookUpValue(key))
   }
 
   /// Counts `answer` as a hit or a miss (it is always complete).
@@ -184,7 +196,8 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   /// print(entry.value, entry.storedAt, entry.expiresAt ?? "never")
   /// ```
   public func entry(forKey key: Key) -> Future<CacheEntry<Value>> {
-    counted(lookUpEntry(key))
+    if let refusal { return Future(refusal) }
+    return counted(lookUpEntry(key))
   }
 
   /// The entry, without counting.
@@ -228,7 +241,8 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   /// write; the values stored before stay readable.
   @discardableResult
   public func set(_ value: Value, forKey key: Key) -> Future<Void> {
-    store(
+    if let refusal { return Future(refusal) }
+    return store(
       value, forKey: key, expiry: expiration.isNever ? .never : expiration.expiry(of: key, value))
   }
 
@@ -244,7 +258,8 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   /// ```
   @discardableResult
   public func set(_ value: Value, forKey key: Key, expiry: Expiry) -> Future<Void> {
-    store(value, forKey: key, expiry: expiry)
+    if let refusal { return Future(refusal) }
+    return store(value, forKey: key, expiry: expiry)
   }
 
   /// Stores `value` for `key`, expiring as `expiry` says.
@@ -306,7 +321,8 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   /// exactly one stores. A set of the key asked for meanwhile counts as a stored value.
   @discardableResult
   public func insertIfAbsent(_ value: Value, forKey key: Key) -> Future<Bool> {
-    insertIfAbsent(
+    if let refusal { return Future(refusal) }
+    return insertIfAbsent(
       value, forKey: key,
       expiry: expiration.isNever ? .never : expiration.expiry(of: key, value))
   }
@@ -316,6 +332,7 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   /// An expiry already past stores nothing and succeeds with false.
   @discardableResult
   public func insertIfAbsent(_ value: Value, forKey key: Key, expiry: Expiry) -> Future<Bool> {
+    if let refusal { return Future(refusal) }
     let keyBytes = Array(CanonicalKey.string(for: key).utf8)
     guard keyBytes.count <= UInt32.max, let file = file(of: keyBytes) else {
       return Future(FetchError.invalidKey)
@@ -348,6 +365,7 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   /// ``FetchError/invalidKey`` when the key cannot be named.
   @discardableResult
   public func remove(_ key: Key) -> Future<Void> {
+    if let refusal { return Future(refusal) }
     let keyBytes = Array(CanonicalKey.string(for: key).utf8)
     guard keyBytes.count <= UInt32.max, let file = file(of: keyBytes) else {
       return Future(FetchError.invalidKey)
@@ -387,6 +405,7 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   /// ```
   @discardableResult
   public func removeExpired() -> Future<Void> {
+    if let refusal { return Future(refusal) }
     let promise = Promise<Void>()
     queue.async { [self] in
       let now = currentTime().nanoseconds
@@ -438,6 +457,7 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   /// alone, and so are the temporary files of writes other processes have in
   /// flight). Finishes asynchronously; operations asked for afterwards see an empty level.
   public func clear() {
+    if refusal != nil { return }
     // Writes asked for before the clear are undone by it.
     state.withLock { state in
       state.pendingClears += 1
@@ -743,15 +763,24 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
 
   private func createDirectory() throws {
     do {
+      try Self.createFolder(at: path, fileManager: fileManager)
+    } catch {
+      state.withLock { $0.directoryReady = false }
+      throw error
+    }
+    state.withLock { $0.directoryReady = true }
+  }
+
+  /// Creates the folder at `path` (`0700`) and its parents, unless it exists.
+  private static func createFolder(at path: String, fileManager: FileManager) throws {
+    do {
       try fileManager.createDirectory(
         atPath: path, withIntermediateDirectories: true,
         attributes: [.posixPermissions: DiskCacheLevelFiles.folderMode])
     } catch {
-      state.withLock { $0.directoryReady = false }
       throw DiskCacheLevelError.couldNotCreateDirectory(
         path: path, reason: String(describing: error))
     }
-    state.withLock { $0.directoryReady = true }
   }
 
   // MARK: - Index
@@ -864,16 +893,20 @@ extension DiskCacheLevel where Value == Data {
   ///   - expiration: how long values stay valid when `set` is given no expiry
   ///     (never, by default).
   ///   - clock: where the level reads the time (the system's clock by default).
+  ///   - allowSharedFolder: accept a folder that other users may write (its group
+  ///     or everyone may write it, or another user owns it); refused by default, as
+  ///     they could read values or plant them.
   public convenience init(
     path: String = defaultDiskCachePath(),
     capacity: UInt64 = 100 * 1024 * 1024,
     fileManager: FileManager = .default,
     expiration: ExpirationPolicy<Key, Data> = .never,
-    clock: any CacheClock = SystemClock()
+    clock: any CacheClock = SystemClock(),
+    allowSharedFolder: Bool = false
   ) {
     self.init(
       path: path, capacity: capacity, fileManager: fileManager, coder: .data, hooks: .standard,
-      expiration: expiration, clock: clock)
+      expiration: expiration, clock: clock, allowSharedFolder: allowSharedFolder)
   }
 }
 
@@ -898,11 +931,12 @@ extension DiskCacheLevel where Value: Codable {
     capacity: UInt64 = 100 * 1024 * 1024,
     fileManager: FileManager = .default,
     expiration: ExpirationPolicy<Key, Value> = .never,
-    clock: any CacheClock = SystemClock()
+    clock: any CacheClock = SystemClock(),
+    allowSharedFolder: Bool = false
   ) {
     self.init(
       path: path, capacity: capacity, fileManager: fileManager, coder: .codable, hooks: .standard,
-      expiration: expiration, clock: clock)
+      expiration: expiration, clock: clock, allowSharedFolder: allowSharedFolder)
   }
 }
 

@@ -22,6 +22,17 @@ package enum DiskCacheLevelFiles {
   /// The mode of a folder the level creates: the owner only.
   static let folderMode: Int = 0o700
 
+  /// Why the folder at `path` may not hold a level's files: its group or everyone
+  /// may write it, or another user owns it. `nil` when it is safe, or missing.
+  static func unsafeFolder(_ path: String) -> DiskCacheLevelError? {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return nil }
+    let mode = UInt32(status.st_mode) & 0o7777
+    let writableByOthers = mode & UInt32(S_IWGRP | S_IWOTH) != 0
+    guard writableByOthers || status.st_uid != geteuid() else { return nil }
+    return .unsafeFolder(path: path, mode: mode, owner: UInt32(status.st_uid))
+  }
+
   /// A temporary file this old is abandoned even when its process seems alive
   /// (process ids are reused), in nanoseconds: one hour.
   static let abandonedAge: Int64 = 3_600 * 1_000_000_000

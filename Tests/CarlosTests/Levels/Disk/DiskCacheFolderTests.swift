@@ -82,4 +82,85 @@ struct DiskCacheFolderTests {
     #expect(files.count == 1)
     for file in files { #expect(try mode(shared + "/" + file) == 0o600) }
   }
+
+  @Test(
+    "A folder that its group or everyone may write is refused, naming the path and mode",
+    arguments: [0o777, 0o770, 0o722, 0o1777])
+  func writableByOthersIsRefused(permissions: Int) async throws {
+    let folder = DiskTestFolder()
+    defer { folder.remove() }
+    let shared = folder.child("shared")
+    try FileManager.default.createDirectory(
+      atPath: shared, withIntermediateDirectories: false,
+      attributes: [.posixPermissions: permissions])
+    let level = DiskCacheLevel<String, Data>(path: shared)
+    let refusal = DiskCacheLevelError.unsafeFolder(
+      path: shared, mode: UInt32(permissions), owner: UInt32(geteuid()))
+    #expect(
+      await diskTestFailure(level.set(Data("v".utf8), forKey: "k")) as? DiskCacheLevelError
+        == refusal)
+    #expect(await diskTestFailure(level.get("k")) as? DiskCacheLevelError == refusal)
+    #expect(await diskTestFailure(level.remove("k")) as? DiskCacheLevelError == refusal)
+    #expect(
+      await diskTestFailure(level.insertIfAbsent(Data(), forKey: "k")) as? DiskCacheLevelError
+        == refusal)
+    level.clear()
+    #expect(try FileManager.default.contentsOfDirectory(atPath: shared).isEmpty)
+    #expect(
+      refusal.description.contains(shared)
+        && refusal.description.contains("mode \(String(permissions, radix: 8))"))
+
+    let allowed = DiskCacheLevel<String, Data>(path: shared, allowSharedFolder: true)
+    try await allowed.set(Data("v".utf8), forKey: "k").value
+    #expect(try await allowed.get("k").value == Data("v".utf8))
+  }
+
+  @Test(
+    "A folder another user owns is refused, even 0700",
+    .enabled(if: geteuid() == 0, "only root can give a folder to another user"))
+  func ownedByAnotherUserIsRefused() async throws {
+    let folder = DiskTestFolder()
+    defer { folder.remove() }
+    let theirs = folder.child("theirs")
+    try FileManager.default.createDirectory(
+      atPath: theirs, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+    #expect(chown(theirs, 65534, 65534) == 0)
+    let level = DiskCacheLevel<String, Data>(path: theirs)
+    let failure = await diskTestFailure(level.set(Data("v".utf8), forKey: "k"))
+    #expect(
+      failure as? DiskCacheLevelError == .unsafeFolder(path: theirs, mode: 0o700, owner: 65534))
+  }
+
+  @Test(
+    "Another user (nobody) can neither read a value nor plant one in a default or a 0700 folder",
+    .enabled(if: geteuid() == 0, "only root can run a child as another user"))
+  func anotherUserCanNeitherReadNorPlant() async throws {
+    let folder = DiskTestFolder()
+    defer { folder.remove() }
+    for path in [
+      defaultDiskCachePath(in: folder.path, program: "private-program"), folder.child("given"),
+    ] {
+      if path.hasSuffix("given") {
+        try FileManager.default.createDirectory(
+          atPath: path, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+      }
+      let level = DiskCacheLevel<String, Data>(path: path)
+      try await level.set(Data("secret".utf8), forKey: "token").value
+      let file = path + "/" + (try #require(DiskTestFolder.cacheFiles(in: path).first))
+      // As nobody: read the value's file, list the folder, write a file of our own in it.
+      for command in ["cat '\(file)'", "ls '\(path)'", "echo planted > '\(path)/0123.cache'"] {
+        let child = try ChildProcess(
+          executable: "/usr/bin/setpriv",
+          arguments: [
+            "--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-c",
+            command + " 2>/dev/null",
+          ])
+        let status = try await child.waitForExit()
+        #expect(status != 0, "as nobody: \(command) succeeded")
+        #expect(child.lines.isEmpty, "as nobody: \(command) printed \(child.lines)")
+      }
+      #expect(!FileManager.default.fileExists(atPath: path + "/0123.cache"))
+      #expect(try await level.get("token").value == Data("secret".utf8))
+    }
+  }
 }
