@@ -184,7 +184,7 @@ func writeBack<Upper: CacheLevel>(
   stored?.onFailure { error in
     CarlosLogger.log(
       "Could not store a fetched value in the upper level: \(error)", .warning,
-      metadata: ["level": upper.levelName, "key": "\(key)"])
+      metadata: ["level": upper.levelName, "key": CarlosLogger.key(key)])
   }
   return stored != nil
 }

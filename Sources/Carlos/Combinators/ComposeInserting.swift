@@ -136,7 +136,7 @@ where Upper.KeyType == Lower.KeyType, Upper.OutputType == Lower.OutputType {
       set?.onFailure { error in
         CarlosLogger.log(
           "Could not store an inserted value in the upper level: \(error)", .warning,
-          metadata: ["level": upper.levelName, "key": "\(key)"])
+          metadata: ["level": upper.levelName, "key": CarlosLogger.key(key)])
       }
       return true
     }

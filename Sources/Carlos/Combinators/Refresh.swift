@@ -87,7 +87,7 @@ where Upper.KeyType: Hashable, Lower.KeyType == Upper.KeyType, Lower.OutputType 
       case .error(let error):
         CarlosLogger.log(
           "Refreshing a value failed; the old value is kept: \(error)", .warning,
-          metadata: ["key": "\(key)"])
+          metadata: ["key": CarlosLogger.key(key)])
       case .cancelled:
         CarlosLogger.log("Refreshing a value was cancelled; the old value is kept", .warning)
       }

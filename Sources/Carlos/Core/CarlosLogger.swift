@@ -48,6 +48,7 @@ public enum CarlosLogger {
   private struct Sinks {
     var output: @Sendable (String, Level) -> Void
     var records: (@Sendable (Record) -> Void)?
+    var showsKeys = false
   }
 
   private static let printQueue = DispatchQueue(label: "Carlos.Log")
@@ -74,6 +75,23 @@ public enum CarlosLogger {
   public static var recordOutput: (@Sendable (Record) -> Void)? {
     get { sinks.withLock { $0.records } }
     set { sinks.withLock { $0.records = newValue } }
+  }
+
+  /// Whether messages show cache keys as they are. `false` by default: keys are
+  /// often e-mail addresses or user ids, so a message shows a short digest of the key
+  /// instead (see ``key(_:)``). Turn it on to debug. Safe to change from any thread.
+  public static var showsKeys: Bool {
+    get { sinks.withLock { $0.showsKeys } }
+    set { sinks.withLock { $0.showsKeys = newValue } }
+  }
+
+  /// `key` as messages show it: `sha256:` and the first 12 hex digits of the SHA-256
+  /// of its description, or the description itself when ``showsKeys`` is on. The
+  /// same key always gives the same digest, so messages about one key can be matched.
+  public static func key(_ key: some Any) -> String {
+    let description = String(describing: key)
+    if showsKeys { return description }
+    return "sha256:" + DiskCacheHooks.hex(SHA256.digest(Array(description.utf8)).prefix(6))
   }
 
   /// Sends `message` at `level` to ``recordOutput`` when set, otherwise to ``output``.

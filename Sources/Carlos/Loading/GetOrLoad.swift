@@ -150,7 +150,7 @@ extension CacheLevel where KeyType: Hashable {
         if case .error(let error) = outcome {
           CarlosLogger.log(
             "Could not store a loaded value: \(error)", .warning,
-            metadata: ["level": self.levelName, "key": "\(key)"])
+            metadata: ["level": self.levelName, "key": CarlosLogger.key(key)])
         }
         done(.success(loaded.value))
       }

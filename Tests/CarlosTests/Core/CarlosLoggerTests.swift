@@ -81,7 +81,19 @@ extension CarlosLoggerTests {
     #expect(plain.withLock { $0 }.contains("info: with context"))
   }
 
-  @Test("a failed write-back names the key in its metadata")
+  @Test("a key is shown as a short digest unless showsKeys is on")
+  func keysAreDigestsByDefault() {
+    defer { CarlosLogger.showsKeys = false }
+    #expect(!CarlosLogger.showsKeys)
+    let digest = CarlosLogger.key("ada@example.com")
+    #expect(digest.hasPrefix("sha256:") && digest.count == 19 && !digest.contains("ada"))
+    #expect(CarlosLogger.key("ada@example.com") == digest)
+    #expect(CarlosLogger.key("bob@example.com") != digest)
+    CarlosLogger.showsKeys = true
+    #expect(CarlosLogger.key("ada@example.com") == "ada@example.com")
+  }
+
+  @Test("a failed write-back names the key in its metadata, as a digest")
   func writeBackFailureNamesKey() {
     let records = Lock<[CarlosLogger.Record]>([])
     let originalRecords = CarlosLogger.recordOutput
@@ -90,6 +102,8 @@ extension CarlosLoggerTests {
     let upper = SpyLevel<String, Int>(setError: TestError(1))
     let lower = SpyLevel<String, Int>(["k": 1])
     #expect(Outcome((upper >>> lower).get("k")) == .success(1))
-    #expect(records.withLock { $0 }.contains { $0.level == .warning && $0.metadata["key"] == "k" })
+    let logged = records.withLock { $0 }
+    #expect(logged.contains { $0.level == .warning && $0.metadata["key"] == CarlosLogger.key("k") })
+    #expect(!logged.contains { $0.metadata["key"] == "k" || $0.message.contains("\"k\"") })
   }
 }

@@ -47,7 +47,7 @@ struct CarlosLoggingTests {
     #expect(entries[1].2["carlos.key"] == .string("k"))
   }
 
-  @Test("a failed write-back in a composition is logged with its key")
+  @Test("a failed write-back in a composition is logged with its key's digest")
   func writeBackFailure() async {
     let store = CollectingLogHandler.Store()
     defer { CarlosLogHandler.stopRouting() }
@@ -60,7 +60,7 @@ struct CarlosLoggingTests {
     #expect(cache.get("answer").result?.value == 1)
     #expect(
       store.entries.withLock { $0 }.contains {
-        $0.0 == .warning && $0.2["carlos.key"] == .string("answer")
+        $0.0 == .warning && $0.2["carlos.key"] == .string(CarlosLogger.key("answer"))
       })
   }
 }

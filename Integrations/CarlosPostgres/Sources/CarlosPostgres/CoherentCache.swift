@@ -173,7 +173,7 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
       upper.set(value, forKey: key).onFailure { error in
         CarlosLogger.log(
           "Could not copy a value into the upper level: \(error)", .warning,
-          metadata: ["level": "\(Upper.self)", "key": "\(key)"])
+          metadata: ["level": "\(Upper.self)", "key": CarlosLogger.key(key)])
       }
     }
   }
