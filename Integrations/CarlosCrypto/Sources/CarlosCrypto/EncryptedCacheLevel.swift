@@ -25,14 +25,19 @@ where Inner.OutputType == Data, Inner.KeyType: StringConvertible {
 
   /// The value stored under `key`, opened; a miss when there is none or it does not open.
   public func get(_ key: Inner.KeyType) -> Future<Data> {
-    let encryption = encryption
-    return inner.get(key).map { (stored: Data) throws -> Data in
-      do throws(CacheEncryptionError) {
-        return try encryption.open(stored, forKey: key.toString())
-      } catch {
-        encryption.onRejection?(error)
-        throw FetchError.valueNotInCache
-      }
+    let stored = inner.get(key)
+    // A level that answers at once (memory, disk) needs no callback.
+    if case .success(let bytes)? = stored.result { return Future(result: open(bytes, key)) }
+    return stored.flatMap { (bytes: Data) -> FutureResult<Data> in self.open(bytes, key) }
+  }
+
+  /// `bytes`, stored under `key`, opened; a miss, reported, when they do not open.
+  private func open(_ bytes: Data, _ key: Inner.KeyType) -> FutureResult<Data> {
+    do throws(CacheEncryptionError) {
+      return .success(try encryption.open(bytes, forKey: key.toString()))
+    } catch {
+      encryption.onRejection?(error)
+      return .error(FetchError.valueNotInCache)
     }
   }
 
