@@ -433,6 +433,7 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
 
   /// Creates the table once per level (again after a failure).
   private func ensureTable() async throws {
+    guard options.createTable else { return }
     let task: Task<Void, any Error>? = setup.withLock { state in
       switch state {
       case .ready: return nil

@@ -38,6 +38,10 @@ public struct PostgresCacheOptions: Sendable {
   public var publishesInvalidations: Bool
   /// Where the level reads the time for expiry; ``SystemClock`` by default.
   public var clock: any CacheClock
+  /// Whether the level creates its table and indexes when they are missing (`true`,
+  /// the default). `false` for a role that may only read and write rows: the table
+  /// is then created beforehand by its owner, with `SQL/least-privilege.sql`.
+  public var createTable: Bool
 
   /// Creates options for the namespace `namespace`, with the defaults above.
   public init(
@@ -50,7 +54,8 @@ public struct PostgresCacheOptions: Sendable {
     defaultExpiry: Expiry = .never,
     batchSize: Int = 1000,
     publishesInvalidations: Bool = true,
-    clock: any CacheClock = SystemClock()
+    clock: any CacheClock = SystemClock(),
+    createTable: Bool = true
   ) {
     self.namespace = namespace
     self.durability = durability
@@ -62,5 +67,6 @@ public struct PostgresCacheOptions: Sendable {
     self.batchSize = batchSize
     self.publishesInvalidations = publishesInvalidations
     self.clock = clock
+    self.createTable = createTable
   }
 }
