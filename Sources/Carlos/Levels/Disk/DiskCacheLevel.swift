@@ -925,6 +925,9 @@ extension DiskCacheLevel where Value: Codable {
   ///   - expiration: how long values stay valid when `set` is given no expiry
   ///     (never, by default).
   ///   - clock: where the level reads the time (the system's clock by default).
+  ///   - allowSharedFolder: accept a folder that other users may write (its group
+  ///     or everyone may write it, or another user owns it); refused by default, as
+  ///     they could read values or plant them.
   @_disfavoredOverload
   public convenience init(
     path: String = defaultDiskCachePath(),
