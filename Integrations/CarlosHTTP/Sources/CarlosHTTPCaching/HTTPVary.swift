@@ -101,10 +101,17 @@ public struct HTTPVary: Hashable, Sendable {
     var result = ""
     var pendingSpace = false
     var inQuotes = false
+    var escaped = false
     for character in member.trimmingWhitespace() {
       if inQuotes {
         result.append(character)
-        if character == "\"" { inQuotes = false }
+        if escaped {
+          escaped = false
+        } else if character == "\\" {
+          escaped = true
+        } else if character == "\"" {
+          inQuotes = false
+        }
         continue
       }
       if character == " " || character == "\t" {
