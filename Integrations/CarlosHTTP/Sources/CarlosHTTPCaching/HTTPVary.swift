@@ -96,7 +96,8 @@ public struct HTTPVary: Hashable, Sendable {
     return members
   }
 
-  /// `member` without whitespace at its ends and around `;` and `=` outside quotes.
+  /// `member` without whitespace at its ends and around `;` and `=` outside quotes,
+  /// with an unclosed quoted string closed.
   private static func compacted(_ member: Substring) -> String {
     var result = ""
     var pendingSpace = false
@@ -126,6 +127,12 @@ public struct HTTPVary: Hashable, Sendable {
       pendingSpace = false
       if character == "\"" { inQuotes = true }
       result.append(character)
+    }
+    // An unclosed quoted string is closed, so that members joined and split again
+    // (after sorting, or in a second pass) split in the same places.
+    if inQuotes {
+      if escaped { result.append("\\") }
+      result.append("\"")
     }
     return result
   }

@@ -120,4 +120,29 @@ struct HTTPCacheVaryTests {
       #expect(text(try await cache.response(for: german)) == "de #1")
     }
   }
+
+  @Test(
+    "Normalising selected fields twice changes nothing, whatever quotes and escapes the values hold"
+  )
+  func normalisingIsIdempotent() {
+    let values = [
+      // An unclosed quote in the last member, sorted before a member with a quoted
+      // comma (found by fuzzing).
+      #"a="x ,  y", \"d"#,
+      #"b, a, \2q\\"d,y, 0="#,
+      // An escaped quote inside a quoted string.
+      #"x="a\"b, c", y"#,
+      // An unclosed quote that ends in a lone backslash.
+      #"z, "a\"#,
+      #"c, "b   "#,
+    ]
+    for value in values {
+      for name in ["Accept-Encoding", "X-Other"] {
+        let vary = HTTPVary(parsing: [name])
+        let once = vary.selectingFields(of: [name: value])
+        let twice = vary.selectingFields(of: once)
+        #expect(once == twice, "\(name): \(value)")
+      }
+    }
+  }
 }
