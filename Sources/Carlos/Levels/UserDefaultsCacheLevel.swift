@@ -48,8 +48,11 @@ public final class UserDefaultsCacheLevel<
   private static var keyPrefix: String { "carlos.cache." }
 
   /// `UserDefaults` is not `Sendable` on Linux: every access to it goes through
-  /// this lock. `nil` when `name` is not a usable suite name.
+  /// this lock. `nil` when the level was refused (see `refusal`).
   private let defaults: Lock<UserDefaults?>
+  /// Why every operation fails, when it does: an unusable name, or a suite file
+  /// other users could write.
+  private let refusal: UserDefaultsCacheLevelError?
   /// Counts hits and misses.
   private let recorder = StatisticsRecorder()
   /// The level's observers; events are emitted under `defaults`' lock, in order.
@@ -65,15 +68,51 @@ public final class UserDefaultsCacheLevel<
   /// operation fail with ``UserDefaultsCacheLevelError/invalidSuiteName(_:)``.
   /// Values expire as `expiration` says (never, by default), by the time
   /// `clock` tells (the system's clock by default).
+  ///
+  /// On Linux the suite is the file `<name>.plist` in `$XDG_CONFIG_HOME` (or
+  /// `~/.config`), written with mode `0600`. When that folder or file can be
+  /// written by its group or by everyone, or another user owns it, other users
+  /// could read or plant values: every operation then fails with
+  /// ``UserDefaultsCacheLevelError/unsafeFolder(path:mode:owner:)``, unless
+  /// `allowSharedFolder` is `true`.
   public init(
     name: String,
     expiration: ExpirationPolicy<Key, Value> = .never,
-    clock: any CacheClock = SystemClock()
+    clock: any CacheClock = SystemClock(),
+    allowSharedFolder: Bool = false
   ) {
     self.name = name
     self.expiration = expiration
     self.clock = clock
-    defaults = Lock(Self.isUsableSuiteName(name) ? UserDefaults(suiteName: name) : nil)
+    if !Self.isUsableSuiteName(name) {
+      refusal = .invalidSuiteName(name)
+    } else if !allowSharedFolder, let unsafe = Self.unsafeSuitePath(name) {
+      refusal = unsafe
+    } else {
+      refusal = nil
+    }
+    defaults = Lock(refusal == nil ? UserDefaults(suiteName: name) : nil)
+  }
+
+  /// Why the files of the suite `name` are unsafe, or `nil`; `environment` gives
+  /// `XDG_CONFIG_HOME`, and `home` the folder `.config` is in otherwise.
+  static func unsafeSuitePath(
+    _ name: String,
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    home: String = FileManager.default.homeDirectoryForCurrentUser.path
+  ) -> UserDefaultsCacheLevelError? {
+    #if os(Linux) || os(Android)
+      var folder = home + "/.config"
+      if let configured = environment["XDG_CONFIG_HOME"], configured.hasPrefix("/") {
+        folder = configured
+      }
+      for path in [folder, folder + "/" + name + ".plist"] {
+        if let (mode, owner) = SharedPathCheck.unsafe(path) {
+          return .unsafeFolder(path: path, mode: mode, owner: owner)
+        }
+      }
+    #endif
+    return nil
   }
 
   /// Returns the value stored under `key`; an expired value is a miss (and is removed).
@@ -135,7 +174,7 @@ public final class UserDefaultsCacheLevel<
     }
     switch lookup {
     case .unusableSuite:
-      return .failure(UserDefaultsCacheLevelError.invalidSuiteName(name))
+      return .failure(unusable)
     case .missing:
       return .failure(FetchError.valueNotInCache)
     case .undecodable:
@@ -234,7 +273,7 @@ public final class UserDefaultsCacheLevel<
       hub.emit(.set(String(storageKey.dropFirst(Self.keyPrefix.count))))
       return true
     }
-    guard let stored else { return Future(UserDefaultsCacheLevelError.invalidSuiteName(name)) }
+    guard let stored else { return Future(unusable) }
     return Future(stored)
   }
 
@@ -250,7 +289,7 @@ public final class UserDefaultsCacheLevel<
       if existed { hub.emit(.removed(String(storageKey.dropFirst(Self.keyPrefix.count)))) }
       return true
     }
-    return removed ? Future() : Future(UserDefaultsCacheLevelError.invalidSuiteName(name))
+    return removed ? Future() : Future(unusable)
   }
 
   /// Removes every expired value of the level's suite, and writes the suite to
@@ -276,7 +315,7 @@ public final class UserDefaultsCacheLevel<
       if removed { defaults.synchronize() }
       return true
     }
-    return usable ? Future() : Future(UserDefaultsCacheLevelError.invalidSuiteName(name))
+    return usable ? Future() : Future(unusable)
   }
 
   /// Removes every value this level's suite holds for Carlos, and writes the suite to disk.
@@ -327,6 +366,11 @@ public final class UserDefaultsCacheLevel<
   /// The time now for the level: never earlier than an earlier answer.
   private func currentTime() -> CacheInstant {
     timeline.withLock { $0.read(clock) }
+  }
+
+  /// Why an operation of a refused level fails.
+  private var unusable: UserDefaultsCacheLevelError {
+    refusal ?? .invalidSuiteName(name)
   }
 
   private static func isUsableSuiteName(_ name: String) -> Bool {

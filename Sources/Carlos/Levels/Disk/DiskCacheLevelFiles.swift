@@ -25,12 +25,7 @@ package enum DiskCacheLevelFiles {
   /// Why the folder at `path` may not hold a level's files: its group or everyone
   /// may write it, or another user owns it. `nil` when it is safe, or missing.
   static func unsafeFolder(_ path: String) -> DiskCacheLevelError? {
-    var status = stat()
-    guard stat(path, &status) == 0 else { return nil }
-    let mode = UInt32(status.st_mode) & 0o7777
-    let writableByOthers = mode & UInt32(S_IWGRP | S_IWOTH) != 0
-    guard writableByOthers || status.st_uid != geteuid() else { return nil }
-    return .unsafeFolder(path: path, mode: mode, owner: UInt32(status.st_uid))
+    SharedPathCheck.unsafe(path).map { .unsafeFolder(path: path, mode: $0.mode, owner: $0.owner) }
   }
 
   /// A temporary file this old is abandoned even when its process seems alive
