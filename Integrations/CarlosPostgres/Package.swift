@@ -20,6 +20,7 @@ let package = Package(
     .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
   ],
   targets: [
     .target(
@@ -29,6 +30,7 @@ let package = Package(
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Crypto", package: "swift-crypto"),
       ]),
     .executableTarget(
       name: "CarlosPostgresExample",
@@ -43,6 +45,7 @@ let package = Package(
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Crypto", package: "swift-crypto"),
       ]),
   ],
   swiftLanguageModes: [.v6]

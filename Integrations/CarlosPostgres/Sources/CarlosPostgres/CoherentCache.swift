@@ -28,6 +28,10 @@ import Synchronization
 ///   level's hits, never correctness.
 /// - A notice for a key too long for a notification payload, or for a clear, drops
 ///   everything from `upper`.
+/// - When `lower` stores keys hashed (``PostgresCacheOptions/keyHashing``), notices
+///   carry digests, not keys: the cache remembers the digest of each key it put
+///   into `upper` (up to ``trackedKeyLimit`` keys; past that it empties `upper` and
+///   starts again), and drops the key a notice's digest names.
 public final class CoherentCache<Upper: CacheLevel>: CacheLevel
 where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
   public typealias KeyType = Upper.KeyType
@@ -43,11 +47,16 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
   private let state = Locked<State>(State())
   private let subscription = Locked<ListenerSubscription?>(nil)
 
-  /// Whether `upper` is in use, and per-stripe write counters.
+  /// Whether `upper` is in use, per-stripe write counters, and (when `lower` hashes
+  /// keys) the keys put into `upper` by their stored digests.
   private struct State {
     var isOpen = false
     var versions = [UInt64](repeating: 0, count: 16)
+    var keysByDigest: [Data: KeyType] = [:]
   }
+
+  /// The most keys whose digests the cache remembers when `lower` hashes keys.
+  public static var trackedKeyLimit: Int { 1 << 17 }
 
   /// Creates the coherent composition of `upper` and `lower`, fed by `listener`;
   /// `makeKey` turns a notice's key string back into a key (nil drops everything).
@@ -163,6 +172,7 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
       state.versions[stripe(key)] &+= 1
       let lowerWrite = writeLower(lower)
       guard state.isOpen else { return lowerWrite }
+      track(key, &state)
       return writeUpper(upper).zip(lowerWrite).map { _ in () }
     }
   }
@@ -170,6 +180,7 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
   private func copyUp(_ value: Data, key: KeyType, since version: UInt64) {
     state.withLock { state in
       guard state.isOpen, state.versions[stripe(key)] == version else { return }
+      track(key, &state)
       upper.set(value, forKey: key).onFailure { error in
         CarlosLogger.log(
           "Could not copy a value into the upper level: \(error)", .warning,
@@ -194,7 +205,17 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
       }
     case .notice(let notice):
       guard notice.namespace == lower.name, notice.sender != lower.instanceID else { return }
-      if case .key(let bytes) = notice.scope,
+      if case .key(let bytes) = notice.scope, lower.options.keyHashing != nil {
+        state.withLock { state in
+          if let key = state.keysByDigest.removeValue(forKey: bytes) {
+            state.versions[stripe(key)] &+= 1
+            upper.remove(key)
+          } else {
+            // Not in `upper`; a get in flight may be about to copy it up.
+            bumpVersions(&state)
+          }
+        }
+      } else if case .key(let bytes) = notice.scope,
         let key = makeKey(String(decoding: bytes, as: UTF8.self))
       {
         state.withLock { state in
@@ -211,8 +232,26 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
     }
   }
 
+  /// Bumps every stripe and forgets the digests: `upper` is being emptied.
   private func bumpAll(_ state: inout State) {
+    bumpVersions(&state)
+    state.keysByDigest.removeAll()
+  }
+
+  /// Bumps every stripe, so no get in flight copies its value up.
+  private func bumpVersions(_ state: inout State) {
     for index in state.versions.indices { state.versions[index] &+= 1 }
+  }
+
+  /// Remembers the digest of `key`, about to be put into `upper`, when `lower`
+  /// hashes keys; past the limit, empties `upper` first.
+  private func track(_ key: KeyType, _ state: inout State) {
+    guard lower.options.keyHashing != nil, let digest = try? lower.encode(key) else { return }
+    if state.keysByDigest.count >= Self.trackedKeyLimit, state.keysByDigest[digest] == nil {
+      bumpAll(&state)
+      upper.clear()
+    }
+    state.keysByDigest[digest] = key
   }
 
   private func stripe(_ key: KeyType) -> Int {

@@ -23,7 +23,9 @@ import Synchronization
 ///   keys, values, namespace and times are bound parameters, never spliced into SQL.
 /// - Keys: the UTF-8 bytes of the key's string in Unicode NFC (as the disk level
 ///   stores them), stored as `bytea`, so quotes, backslashes, SQL keywords, NUL and
-///   any other character are stored and read back exactly. Keys are indexed by
+///   any other character are stored and read back exactly; or, with
+///   ``PostgresCacheOptions/keyHashing``, their HMAC-SHA256 with a secret, so no key
+///   is in the table or in a notice in clear. Keys are indexed by
 ///   their SHA-256 digest, and the full key is compared on every read, so keys of
 ///   any length up to ``PostgresCacheOptions/maximumKeySize`` work.
 /// - Values: `Data`, up to ``PostgresCacheOptions/maximumValueSize``; a larger one
@@ -465,13 +467,14 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
     return payload.utf8.count <= InvalidationNotice.maximumPayload ? payload : namespaceNotice
   }
 
-  /// The stored form of `key`: UTF-8 of its NFC string.
-  private func encode(_ key: Key) throws -> Data {
-    let data = Data(CanonicalKeyBytes.bytes(of: key.toString()))
-    guard data.count <= options.maximumKeySize else {
-      throw PostgresCacheLevelError.keyTooLarge(size: data.count, limit: options.maximumKeySize)
+  /// The stored form of `key`: UTF-8 of its NFC string, or the HMAC of those
+  /// bytes with the options' ``PostgresCacheOptions/keyHashing``.
+  func encode(_ key: Key) throws -> Data {
+    let bytes = Data(CanonicalKeyBytes.bytes(of: key.toString()))
+    guard bytes.count <= options.maximumKeySize else {
+      throw PostgresCacheLevelError.keyTooLarge(size: bytes.count, limit: options.maximumKeySize)
     }
-    return data
+    return options.keyHashing?.digest(of: bytes) ?? bytes
   }
 
   static func microseconds(_ date: Date) -> Int64 {

@@ -13,6 +13,8 @@ public enum PostgresCacheLevelError: Error, Equatable, Sendable, CustomStringCon
   case invalidNamespace(String)
   /// A row read from the table did not have the expected shape.
   case invalidRow(String)
+  /// The secret given to ``PostgresKeyHashing`` has fewer than `minimum` bytes.
+  case secretTooShort(size: Int, minimum: Int)
 
   /// A human-readable description.
   public var description: String {
@@ -31,6 +33,8 @@ public enum PostgresCacheLevelError: Error, Equatable, Sendable, CustomStringCon
         "invalid namespace \(namespace.debugDescription): it must be 1 to 200 UTF-8 bytes without NUL"
     case .invalidRow(let reason):
       return "unexpected row in the cache table: \(reason)"
+    case .secretTooShort(let size, let minimum):
+      return "the key-hashing secret has \(size) bytes; it needs at least \(minimum)"
     }
   }
 }

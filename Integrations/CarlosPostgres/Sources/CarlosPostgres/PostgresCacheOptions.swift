@@ -42,6 +42,9 @@ public struct PostgresCacheOptions: Sendable {
   /// the default). `false` for a role that may only read and write rows: the table
   /// is then created beforehand by its owner, with `SQL/least-privilege.sql`.
   public var createTable: Bool
+  /// When given, keys are stored (and sent in notices) as HMAC-SHA256 digests made
+  /// with its secret instead of in clear; `nil` (the default) stores them in clear.
+  public var keyHashing: PostgresKeyHashing?
 
   /// Creates options for the namespace `namespace`, with the defaults above.
   public init(
@@ -55,7 +58,8 @@ public struct PostgresCacheOptions: Sendable {
     batchSize: Int = 1000,
     publishesInvalidations: Bool = true,
     clock: any CacheClock = SystemClock(),
-    createTable: Bool = true
+    createTable: Bool = true,
+    keyHashing: PostgresKeyHashing? = nil
   ) {
     self.namespace = namespace
     self.durability = durability
@@ -68,5 +72,6 @@ public struct PostgresCacheOptions: Sendable {
     self.publishesInvalidations = publishesInvalidations
     self.clock = clock
     self.createTable = createTable
+    self.keyHashing = keyHashing
   }
 }
