@@ -8,6 +8,7 @@
 #   pg-cluster.sh kill DIR         stop the server at once (immediate shutdown, like a crash)
 #   pg-cluster.sh remove DIR       stop the server if running and delete DIR
 #   pg-cluster.sh user             print the database user the cluster is created with
+#   pg-cluster.sh bin              print the folder of the PostgreSQL programs (psql...)
 #
 # As root, the server runs as the `postgres` user: PostgreSQL refuses to run as root.
 # PG_BIN may name the folder of initdb/pg_ctl; otherwise the newest
@@ -99,8 +100,12 @@ case "${1:-}" in
     fi
     rm -rf "$DIR"
     ;;
+  bin)
+    need_bin
+    echo "$BIN"
+    ;;
   *)
-    echo "usage: $0 install | port | user | start DIR PORT | kill DIR | remove DIR" >&2
+    echo "usage: $0 install | port | user | bin | start DIR PORT | kill DIR | remove DIR" >&2
     exit 64
     ;;
 esac

@@ -9,7 +9,9 @@
 -- itself when `createTable` is true), gives them to the role carlos_cache_owner, and
 -- lets members of carlos_cache_user SELECT, INSERT, UPDATE and DELETE rows (LISTEN
 -- and NOTIFY need no grant). With row-level security on, a member sees and writes
--- only the rows of the namespace named like itself. For each application:
+-- only the rows of its own namespaces: the one named like itself, and those that
+-- start with its name and a dot (my_app, my_app.pages, my_app.sessions). For each
+-- application:
 --
 --   CREATE ROLE my_app LOGIN PASSWORD '…' IN ROLE carlos_cache_user;
 --
@@ -75,11 +77,13 @@ ALTER TABLE carlos_cache_logged ENABLE ROW LEVEL SECURITY;
 DROP POLICY IF EXISTS carlos_own_namespace ON carlos_cache;
 
 CREATE POLICY carlos_own_namespace ON carlos_cache TO carlos_cache_user
-USING (namespace = current_user) WITH CHECK (namespace = current_user);
+USING (namespace = current_user OR starts_with(namespace, current_user || '.'))
+WITH CHECK (namespace = current_user OR starts_with(namespace, current_user || '.'));
 
 DROP POLICY IF EXISTS carlos_own_namespace ON carlos_cache_logged;
 
 CREATE POLICY carlos_own_namespace ON carlos_cache_logged TO carlos_cache_user
-USING (namespace = current_user) WITH CHECK (namespace = current_user);
+USING (namespace = current_user OR starts_with(namespace, current_user || '.'))
+WITH CHECK (namespace = current_user OR starts_with(namespace, current_user || '.'));
 
 COMMIT;

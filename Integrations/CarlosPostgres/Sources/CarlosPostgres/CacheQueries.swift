@@ -30,6 +30,11 @@ struct TableQueries<Table: CacheTable>: CacheQueries {
   func createTable(_ client: PostgresClient) async throws {
     let silent = Logging.Logger(
       label: "carlos.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    // A table that exists is left as it is: a role that may only read and write rows
+    // then works with the default options too.
+    let exists = try await client.query(
+      PostgresQuery(unsafeSQL: "SELECT to_regclass('\(Table.name)') IS NOT NULL"), logger: silent)
+    for try await (found) in exists.decode(Bool.self) where found { return }
     try await client.withTransaction(logger: silent) { connection in
       try await connection.query(
         "SELECT pg_advisory_xact_lock(\(Self.creationLock))", logger: silent)

@@ -38,9 +38,10 @@ public struct PostgresCacheOptions: Sendable {
   public var publishesInvalidations: Bool
   /// Where the level reads the time for expiry; ``SystemClock`` by default.
   public var clock: any CacheClock
-  /// Whether the level creates its table and indexes when they are missing (`true`,
-  /// the default). `false` for a role that may only read and write rows: the table
-  /// is then created beforehand by its owner, with `SQL/least-privilege.sql`.
+  /// Whether the level creates its table and indexes when the table is missing
+  /// (`true`, the default; a table that exists is used as it is). `false` never
+  /// creates anything: for a role that may only read and write rows, whose table
+  /// its owner creates beforehand with `SQL/least-privilege.sql`.
   public var createTable: Bool
   /// When given, keys are stored (and sent in notices) as HMAC-SHA256 digests made
   /// with its secret instead of in clear; `nil` (the default) stores them in clear.

@@ -60,9 +60,9 @@ struct LeastPrivilegeTests {
   static func withDatabase<T: Sendable>(
     _ name: String, _ body: @Sendable (PostgresClient) async throws -> T
   ) async throws -> T {
-    try await PostgresTestServer.withClient { server in
+    try await PostgresTestServer.withClient(asAdministrator: true) { server in
       _ = try await server.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)")).collect()
-      var configuration = try DatabaseURL.configuration(try PostgresTestServer.url())
+      var configuration = try DatabaseURL.configuration(try PostgresTestServer.administratorURL())
       configuration.database = name
       let result: Result<T, any Error>
       do {
@@ -91,7 +91,7 @@ struct LeastPrivilegeTests {
       END $$
       """
     _ = try await admin.query(PostgresQuery(unsafeSQL: create)).collect()
-    var configuration = try DatabaseURL.configuration(try PostgresTestServer.url())
+    var configuration = try DatabaseURL.configuration(try PostgresTestServer.administratorURL())
     configuration.username = role
     configuration.database = database
     return try await PostgresTestServer.withRunningClient(configuration, body)
@@ -123,6 +123,18 @@ struct LeastPrivilegeTests {
           try await level.set(Data("a's".utf8), forKey: "shared-key").value
           #expect(try await level.get("shared-key").value == Data("a's".utf8))
         }
+        // Namespaces that start with the role's name and a dot are its own too, and a
+        // level with the default options uses the table its owner made.
+        let pages = try PostgresCacheLevel<String>(
+          client: client, options: .init(namespace: first + ".pages"))
+        try await pages.set(Data("a's page".utf8), forKey: "shared-key").value
+        #expect(try await pages.get("shared-key").value == Data("a's page".utf8))
+        // A longer name without the dot is another role's.
+        let lookalike = try PostgresCacheLevel<String>(
+          client: client, options: .init(namespace: first + "x", createTable: false))
+        await #expect(throws: (any Error).self) {
+          try await lookalike.set(Data("x".utf8), forKey: "shared-key").value
+        }
       }
       try await Self.asApplication(second, in: database, admin) { client in
         for durability in [PostgresCacheOptions.Durability.unlogged, .logged] {
@@ -131,6 +143,12 @@ struct LeastPrivilegeTests {
             options: .init(namespace: first, durability: durability, createTable: false))
           await #expect(throws: FetchError.valueNotInCache) {
             try await intruder.get("shared-key").value
+          }
+          let pagesIntruder = try PostgresCacheLevel<String>(
+            client: client,
+            options: .init(namespace: first + ".pages", durability: durability, createTable: false))
+          await #expect(throws: FetchError.valueNotInCache) {
+            try await pagesIntruder.get("shared-key").value
           }
           await #expect(throws: (any Error).self) {
             try await intruder.set(Data("planted".utf8), forKey: "shared-key").value

@@ -31,10 +31,11 @@ enum PostgresTestServer {
   /// Runs `body` with a running client of the test server, after checking that the
   /// server answers (failing with a clear message when it does not).
   static func withClient<T: Sendable>(
-    maximumConnections: Int = 20,
+    maximumConnections: Int = 20, asAdministrator: Bool = false,
     _ body: @Sendable (PostgresClient) async throws -> T
   ) async throws -> T {
-    var configuration = try DatabaseURL.configuration(try url())
+    let url = try asAdministrator ? administratorURL() : url()
+    var configuration = try DatabaseURL.configuration(url)
     configuration.options.maximumConnections = maximumConnections
     return try await withRunningClient(configuration) { client in
       do {
@@ -43,7 +44,7 @@ enum PostgresTestServer {
         }
       } catch {
         throw ServerUnavailable(
-          message: "PostgreSQL at \(try url()) is unreachable (\(error)); start one with "
+          message: "PostgreSQL at \(url) is unreachable (\(error)); start one with "
             + "Integrations/Scripts/with-postgres.sh or set CARLOS_SKIP_POSTGRES_TESTS=1")
       }
       return try await body(client)
@@ -63,9 +64,22 @@ enum PostgresTestServer {
     }
   }
 
-  /// A namespace no other test uses.
+  /// The address of a role that may create databases and roles: the same as
+  /// ``url()`` unless the tests run as a least-privilege role
+  /// (`CARLOS_PG_LEAST_PRIVILEGE=1` in `with-postgres.sh`), which sets
+  /// `CARLOS_ADMIN_DATABASE_URL`.
+  static func administratorURL() throws -> String {
+    if let url = ProcessInfo.processInfo.environment["CARLOS_ADMIN_DATABASE_URL"], !url.isEmpty {
+      return url
+    }
+    return try url()
+  }
+
+  /// A namespace no other test uses; under a least-privilege role, one of the
+  /// role's own (`CARLOS_TEST_NAMESPACE_PREFIX`, the role's name and a dot).
   static func namespace(_ label: String = #function) -> String {
-    "test-\(label.prefix(40))-\(UUID().uuidString.prefix(8))"
+    let prefix = ProcessInfo.processInfo.environment["CARLOS_TEST_NAMESPACE_PREFIX"] ?? ""
+    return "\(prefix)test-\(label.prefix(40))-\(UUID().uuidString.prefix(8))"
   }
 }
 
