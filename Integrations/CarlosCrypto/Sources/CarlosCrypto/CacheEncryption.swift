@@ -47,24 +47,24 @@ public struct CacheEncryption: Sendable {
 
   /// `value` sealed for the cache key `key`, as the bytes to store.
   public func seal(_ value: Data, forKey key: String) throws -> Data {
-    var envelope = EncryptedEnvelope(
-      algorithm: algorithm.rawValue, keyID: keys.currentID, sealed: Data())
-    let associated = envelope.associatedData(namespace: namespace, key: key)
+    let associated = EncryptedEnvelope(
+      algorithm: algorithm.rawValue, keyID: keys.currentID, sealed: Data()
+    ).associatedData(namespace: namespace, key: key)
+    let sealed: Data
     switch algorithm {
     case .aesGCM:
-      envelope.sealed = try AES.GCM.seal(value, using: keys.current, authenticating: associated)
-        .combined!
+      sealed = try AES.GCM.seal(value, using: keys.current, authenticating: associated).combined!
     case .chaChaPoly:
-      envelope.sealed =
-        try ChaChaPoly.seal(value, using: keys.current, authenticating: associated).combined
+      sealed = try ChaChaPoly.seal(value, using: keys.current, authenticating: associated).combined
     }
-    return envelope.bytes
+    return EncryptedEnvelope(algorithm: algorithm.rawValue, keyID: keys.currentID, sealed: sealed)
+      .bytes
   }
 
   /// The value in `stored`, sealed for the cache key `key`; throws why it does not open.
   public func open(_ stored: Data, forKey key: String) throws(CacheEncryptionError) -> Data {
     let envelope = try EncryptedEnvelope(parsing: stored)
-    guard let secret = keys.key(id: envelope.keyID) else {
+    guard let secret = keys.key(of: envelope) else {
       throw .unknownKey(id: envelope.keyID)
     }
     let associated = envelope.associatedData(namespace: namespace, key: key)

@@ -17,6 +17,9 @@ public struct CacheKeyRing: Sendable {
   public let currentID: String
   /// Every key by its id, the current one included.
   private let keys: [String: SymmetricKey]
+  /// The current key and the UTF-8 bytes of its id, found without a lookup.
+  private let currentKey: SymmetricKey
+  private let currentIDBytes: [UInt8]
 
   /// A ring that seals with `key`, named `current`, and also opens values sealed by
   /// `older` keys. Throws ``CacheEncryptionError/invalidKeyID(_:)`` for an empty id or
@@ -33,11 +36,16 @@ public struct CacheKeyRing: Sendable {
     }
     self.currentID = current
     self.keys = keys
+    self.currentKey = key
+    self.currentIDBytes = Array(current.utf8)
   }
 
   /// The key that seals new values.
-  var current: SymmetricKey { keys[currentID]! }
+  var current: SymmetricKey { currentKey }
 
-  /// The key named `id`, if the ring has it.
-  func key(id: String) -> SymmetricKey? { keys[id] }
+  /// The key that sealed `envelope`, if the ring has it.
+  func key(of envelope: EncryptedEnvelope) -> SymmetricKey? {
+    if envelope.isSealed(byKeyID: currentIDBytes) { return currentKey }
+    return keys[envelope.keyID]
+  }
 }

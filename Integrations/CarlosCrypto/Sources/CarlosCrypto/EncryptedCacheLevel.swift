@@ -24,6 +24,7 @@ where Inner.OutputType == Data, Inner.KeyType: StringConvertible {
   public var levelName: String { inner.levelName }
 
   /// The value stored under `key`, opened; a miss when there is none or it does not open.
+  @inlinable
   public func get(_ key: Inner.KeyType) -> Future<Data> {
     let stored = inner.get(key)
     // A level that answers at once (memory, disk) needs no callback.
@@ -32,7 +33,8 @@ where Inner.OutputType == Data, Inner.KeyType: StringConvertible {
   }
 
   /// `bytes`, stored under `key`, opened; a miss, reported, when they do not open.
-  private func open(_ bytes: Data, _ key: Inner.KeyType) -> FutureResult<Data> {
+  @usableFromInline
+  func open(_ bytes: Data, _ key: Inner.KeyType) -> FutureResult<Data> {
     do throws(CacheEncryptionError) {
       return .success(try encryption.open(bytes, forKey: key.toString()))
     } catch {
@@ -49,6 +51,7 @@ where Inner.OutputType == Data, Inner.KeyType: StringConvertible {
 
   /// Seals `value` for `key` and stores it until `expiry`.
   @discardableResult
+  @inlinable
   public func set(_ value: Data, forKey key: Inner.KeyType, expiry: Expiry) -> Future<Void> {
     let sealed: Data
     do {
