@@ -5,10 +5,11 @@
 --
 --   psql -v ON_ERROR_STOP=1 -f Integrations/CarlosPostgres/SQL/least-privilege.sql
 --
--- It creates both cache tables and their indexes (the statements the level runs
--- itself when `createTable` is true), gives them to the role carlos_cache_owner, and
--- lets members of carlos_cache_user SELECT, INSERT, UPDATE and DELETE rows (LISTEN
--- and NOTIFY need no grant). With row-level security on, a member sees and writes
+-- It creates both cache tables, their indexes and the lease table of
+-- PostgresSingleFlight (the statements the level runs itself when `createTable` is
+-- true), gives them to the role carlos_cache_owner, and lets members of
+-- carlos_cache_user SELECT, INSERT, UPDATE and DELETE rows (LISTEN and NOTIFY need
+-- no grant). With row-level security on, a member sees and writes
 -- only the rows of its own namespaces: the one named like itself, and those that
 -- start with its name and a dot (my_app, my_app.pages, my_app.sessions). For each
 -- application:
@@ -64,15 +65,27 @@ CREATE INDEX IF NOT EXISTS carlos_cache_logged_age ON carlos_cache_logged (names
 CREATE INDEX IF NOT EXISTS carlos_cache_logged_expiry ON carlos_cache_logged (namespace, expires_at)
 WHERE expires_at IS NOT NULL;
 
+CREATE UNLOGGED TABLE IF NOT EXISTS carlos_cache_leases (
+  namespace text NOT NULL,
+  key_hash bytea NOT NULL,
+  owner uuid NOT NULL,
+  deadline bigint NOT NULL,
+  PRIMARY KEY (namespace, key_hash));
+
 ALTER TABLE carlos_cache OWNER TO carlos_cache_owner;
+
+ALTER TABLE carlos_cache_leases OWNER TO carlos_cache_owner;
 
 ALTER TABLE carlos_cache_logged OWNER TO carlos_cache_owner;
 
-GRANT SELECT, INSERT, UPDATE, DELETE ON carlos_cache, carlos_cache_logged TO carlos_cache_user;
+GRANT SELECT, INSERT, UPDATE, DELETE ON carlos_cache, carlos_cache_logged, carlos_cache_leases
+TO carlos_cache_user;
 
 ALTER TABLE carlos_cache ENABLE ROW LEVEL SECURITY;
 
 ALTER TABLE carlos_cache_logged ENABLE ROW LEVEL SECURITY;
+
+ALTER TABLE carlos_cache_leases ENABLE ROW LEVEL SECURITY;
 
 DROP POLICY IF EXISTS carlos_own_namespace ON carlos_cache;
 
@@ -83,6 +96,12 @@ WITH CHECK (namespace = current_user OR starts_with(namespace, current_user || '
 DROP POLICY IF EXISTS carlos_own_namespace ON carlos_cache_logged;
 
 CREATE POLICY carlos_own_namespace ON carlos_cache_logged TO carlos_cache_user
+USING (namespace = current_user OR starts_with(namespace, current_user || '.'))
+WITH CHECK (namespace = current_user OR starts_with(namespace, current_user || '.'));
+
+DROP POLICY IF EXISTS carlos_own_namespace ON carlos_cache_leases;
+
+CREATE POLICY carlos_own_namespace ON carlos_cache_leases TO carlos_cache_user
 USING (namespace = current_user OR starts_with(namespace, current_user || '.'))
 WITH CHECK (namespace = current_user OR starts_with(namespace, current_user || '.'));
 

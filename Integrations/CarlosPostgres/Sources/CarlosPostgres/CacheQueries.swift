@@ -22,6 +22,27 @@ protocol CacheQueries: Sendable {
   )
 }
 
+extension CacheQueries {
+  /// Takes the lease on `key` for `owner`: nil when another instance holds it, else
+  /// whether it was taken over from a holder past its deadline.
+  func takeLease(
+    _ client: PostgresClient, namespace: String, key: Data, owner: UUID, lease: Int64
+  ) async throws -> Bool? {
+    let query = TakeLease(namespace: namespace, key: key, owner: owner, lease: lease)
+    var taken: Bool?
+    for try await row in try await client.execute(query) where taken == nil { taken = row }
+    return taken
+  }
+
+  /// Gives up `owner`'s lease on `key`.
+  func releaseLease(_ client: PostgresClient, namespace: String, key: Data, owner: UUID)
+    async throws
+  {
+    let query = ReleaseLease(namespace: namespace, key: key, owner: owner)
+    for try await _ in try await client.execute(query) {}
+  }
+}
+
 /// The statements of `Table`.
 struct TableQueries<Table: CacheTable>: CacheQueries {
   /// The advisory lock that serialises table creation between processes.
@@ -30,15 +51,25 @@ struct TableQueries<Table: CacheTable>: CacheQueries {
   func createTable(_ client: PostgresClient) async throws {
     let silent = Logging.Logger(
       label: "carlos.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
-    // A table that exists is left as it is: a role that may only read and write rows
-    // then works with the default options too.
-    let exists = try await client.query(
-      PostgresQuery(unsafeSQL: "SELECT to_regclass('\(Table.name)') IS NOT NULL"), logger: silent)
-    for try await (found) in exists.decode(Bool.self) where found { return }
+    // Tables that exist are left as they are: a role that may only read and write rows
+    // then works with the default options too, and levels that start together do not
+    // each take the creation lock (whose index statements block writers).
+    let exists = PostgresQuery(
+      unsafeSQL: "SELECT to_regclass('\(Table.name)') IS NOT NULL "
+        + "AND to_regclass('\(LeaseTable.name)') IS NOT NULL")
+    for try await found in try await client.query(exists, logger: silent).decode(Bool.self)
+    where found {
+      return
+    }
     try await client.withTransaction(logger: silent) { connection in
       try await connection.query(
         "SELECT pg_advisory_xact_lock(\(Self.creationLock))", logger: silent)
-      for statement in Table.schema {
+      // Another level may have created them while this one waited for the lock.
+      for try await found in try await connection.query(exists, logger: silent).decode(Bool.self)
+      where found {
+        return
+      }
+      for statement in Table.schema + LeaseTable.schema {
         try await connection.query(PostgresQuery(unsafeSQL: statement), logger: silent)
       }
     }

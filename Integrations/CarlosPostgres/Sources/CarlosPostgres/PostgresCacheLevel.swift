@@ -467,6 +467,34 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
     return payload.utf8.count <= InvalidationNotice.maximumPayload ? payload : namespaceNotice
   }
 
+  // MARK: Leases (see PostgresSingleFlight)
+
+  /// The unexpired value stored under the stored key `keyData`, or nil; not counted
+  /// in the statistics.
+  func peek(_ keyData: Data) -> Future<Data?> {
+    let now = Self.microseconds(options.clock.now())
+    return run("get") { [self] in
+      try await queries.select(client, namespace: name, key: keyData, now: now)?.value
+    }
+  }
+
+  /// Takes the lease on the stored key `keyData` for `owner` for `lease`: nil when
+  /// another instance holds it, else whether it was taken over from a late holder.
+  func takeLease(_ keyData: Data, owner: UUID, lease: Duration) -> Future<Bool?> {
+    let microseconds = Self.microseconds(lease)
+    return run("lease") { [self] in
+      try await queries.takeLease(
+        client, namespace: name, key: keyData, owner: owner, lease: microseconds)
+    }
+  }
+
+  /// Gives up `owner`'s lease on the stored key `keyData`.
+  func releaseLease(_ keyData: Data, owner: UUID) -> Future<Void> {
+    run("lease release") { [self] in
+      try await queries.releaseLease(client, namespace: name, key: keyData, owner: owner)
+    }
+  }
+
   /// The stored form of `key`: UTF-8 of its NFC string, or the HMAC of those
   /// bytes with the options' ``PostgresCacheOptions/keyHashing``.
   func encode(_ key: Key) throws -> Data {

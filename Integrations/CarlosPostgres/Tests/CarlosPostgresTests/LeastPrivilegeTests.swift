@@ -100,7 +100,7 @@ struct LeastPrivilegeTests {
   @Test("The script creates exactly the tables and indexes the level creates itself")
   func scriptMatchesTheSchema() throws {
     let script = Self.normalised(try Self.script())
-    for statement in UnloggedCacheTable.schema + LoggedCacheTable.schema {
+    for statement in UnloggedCacheTable.schema + LoggedCacheTable.schema + LeaseTable.schema {
       #expect(script.contains(Self.normalised(statement) + ";"), "\(statement)")
     }
   }

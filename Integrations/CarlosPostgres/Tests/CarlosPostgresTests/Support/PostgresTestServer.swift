@@ -2,6 +2,7 @@ import Carlos
 import CarlosPostgres
 import Foundation
 import PostgresNIO
+import Synchronization
 import Testing
 
 /// The PostgreSQL server the integration tests run against: `DATABASE_URL`, as
@@ -47,8 +48,36 @@ enum PostgresTestServer {
           message: "PostgreSQL at \(url) is unreachable (\(error)); start one with "
             + "Integrations/Scripts/with-postgres.sh or set CARLOS_SKIP_POSTGRES_TESTS=1")
       }
+      try await createTablesOnce()
       return try await body(client)
     }
+  }
+
+  /// The tables, created once for the whole test process before any test's level
+  /// runs: dozens of levels that start together on a fresh server otherwise wait in
+  /// line for the creation lock, and the last ones run out of their 2 s.
+  private static let tables = Mutex<Task<Void, any Error>?>(nil)
+
+  private static func createTablesOnce() async throws {
+    let task = tables.withLock { task in
+      if let task { return task }
+      let created = Task {
+        var configuration = try DatabaseURL.configuration(try url())
+        configuration.options.maximumConnections = 1
+        try await withRunningClient(configuration) { client in
+          for durability in [PostgresCacheOptions.Durability.unlogged, .logged] {
+            let level = try PostgresCacheLevel<String>(
+              client: client,
+              options: .init(
+                namespace: namespace(), durability: durability, operationTimeout: .seconds(60)))
+            try await level.remove("absent").value
+          }
+        }
+      }
+      task = created
+      return created
+    }
+    try await task.value
   }
 
   /// Runs `body` with a client of `configuration` whose `run()` goes on meanwhile.

@@ -1,0 +1,18 @@
+/// What a ``PostgresSingleFlight`` has done since it was created.
+public struct SingleFlightStatistics: Sendable, Hashable {
+  /// Gets answered by a value already stored, without a lease.
+  public var hits = 0
+  /// Loads this instance ran as the lease holder, whose values it stored.
+  public var leaderLoads = 0
+  /// Gets that waited for another instance's load and read the value it stored.
+  public var followedLoads = 0
+  /// Leases taken over from a holder whose deadline had passed (it died, or overran).
+  public var takeovers = 0
+  /// Loads of this instance that failed (the error went to this instance's callers).
+  public var failedLoads = 0
+  /// Gets that joined a get of the same key already running in this process.
+  public var joinedLocally = 0
+
+  /// Creates statistics with every count zero.
+  public init() {}
+}

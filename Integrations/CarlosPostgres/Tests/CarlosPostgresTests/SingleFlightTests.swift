@@ -1,0 +1,168 @@
+import Carlos
+import CarlosPostgres
+import Foundation
+import PostgresNIO
+import Synchronization
+import Testing
+
+/// Several `PostgresSingleFlight`s over levels of one namespace stand for several
+/// instances: they share nothing but the server.
+@Suite("PostgresSingleFlight", .enabled(if: !PostgresTestServer.skipped))
+struct SingleFlightTests {
+  /// Counts loads per key.
+  final class Origin: Sendable {
+    private let counts = Mutex<[String: Int]>([:])
+    let delay: Duration
+
+    init(delay: Duration = .milliseconds(100)) { self.delay = delay }
+
+    func load(_ key: String) async throws -> Data {
+      counts.withLock { $0[key, default: 0] += 1 }
+      try await Task.sleep(for: delay)
+      return Data("value of \(key)".utf8)
+    }
+
+    var loads: [String: Int] { counts.withLock { $0 } }
+  }
+
+  static func instances(
+    _ count: Int, client: PostgresClient, namespace: String,
+    listener: PostgresInvalidationListener?, lease: Duration = .seconds(10),
+    timeout: Duration = .seconds(30)
+  ) throws -> [PostgresSingleFlight<String>] {
+    try (0..<count).map { _ in
+      PostgresSingleFlight(
+        level: try PostgresCacheLevel<String>(client: client, options: .init(namespace: namespace)),
+        listener: listener, lease: lease, timeout: timeout)
+    }
+  }
+
+  @Test(
+    "3 instances × 40 concurrent gets of 10 cold keys: the origin loads each key once",
+    arguments: [true, false])
+  func oneLoadPerKey(withListener: Bool) async throws {
+    try await PostgresTestServer.withClient { client in
+      let listener = PostgresInvalidationListener(client: client)
+      let listening = Task { await listener.run() }
+      defer { listening.cancel() }
+      if withListener {
+        try await withTimeout(.seconds(20), "the listener") { await listener.waitUntilListening() }
+      }
+      let flights = try Self.instances(
+        3, client: client, namespace: PostgresTestServer.namespace(),
+        listener: withListener ? listener : nil)
+      let origin = Origin()
+      let keys = (0..<10).map { "cold-\($0)" }
+      let results = try await withThrowingTaskGroup(of: (String, Data).self) { group in
+        for flight in flights {
+          for index in 0..<40 {
+            let key = keys[index % keys.count]
+            group.addTask { (key, try await flight.get(key, orLoad: origin.load)) }
+          }
+        }
+        return try await group.reduce(into: []) { $0.append($1) }
+      }
+      #expect(results.count == 120)
+      #expect(results.allSatisfy { $0.1 == Data("value of \($0.0)".utf8) })
+      #expect(origin.loads == Dictionary(uniqueKeysWithValues: keys.map { ($0, 1) }))
+      let statistics = flights.map(\.statistics)
+      #expect(statistics.map(\.leaderLoads).reduce(0, +) == 10)
+      #expect(statistics.map(\.failedLoads).reduce(0, +) == 0)
+      #expect(
+        statistics.map { $0.leaderLoads + $0.followedLoads + $0.hits + $0.joinedLocally }
+          .reduce(0, +) == 120)
+
+      // Once stored, a get is a hit and loads nothing.
+      #expect(
+        try await flights[0].get("cold-3", orLoad: origin.load) == Data("value of cold-3".utf8))
+      #expect(origin.loads["cold-3"] == 1)
+    }
+  }
+
+  @Test("a failed load fails its own instance's callers; a waiting instance then loads")
+  func failedLoadReleasesTheLease() async throws {
+    try await PostgresTestServer.withClient { client in
+      let flights = try Self.instances(
+        2, client: client, namespace: PostgresTestServer.namespace(), listener: nil)
+      let started = Mutex(false)
+      struct OriginDown: Error {}
+      let failing = Task {
+        try await flights[0].get("k") { _ -> Data in
+          started.withLock { $0 = true }
+          try await Task.sleep(for: .milliseconds(300))
+          throw OriginDown()
+        }
+      }
+      try await eventually(within: .seconds(10), "the first load") {
+        if !started.withLock({ $0 }) { throw WaitTimedOut(what: "load") }
+      }
+      let second = try await flights[1].get("k") { _ in Data("b".utf8) }
+      #expect(second == Data("b".utf8))
+      await #expect(throws: OriginDown.self) { try await failing.value }
+      #expect(flights[0].statistics.failedLoads == 1)
+      #expect(flights[1].statistics.leaderLoads == 1)
+    }
+  }
+
+  @Test("a lease whose holder died is taken over after its deadline, within a second")
+  func deadHolderIsTakenOver() async throws {
+    try await PostgresTestServer.withClient { client in
+      let namespace = PostgresTestServer.namespace()
+      let flight = try Self.instances(1, client: client, namespace: namespace, listener: nil)[0]
+      try await flight.level.remove("absent").value  // the level creates its tables
+      // A holder that never comes back: its lease ends 1 s from now on the server's clock.
+      _ = try await client.query(
+        """
+        INSERT INTO carlos_cache_leases (namespace, key_hash, owner, deadline)
+        VALUES (\(namespace), sha256(\(Data("k".utf8))), \(UUID()),
+          (extract(epoch FROM clock_timestamp()) * 1000000)::bigint + 1000000)
+        """
+      ).collect()
+      let start = ContinuousClock.now
+      let value = try await flight.get("k") { _ in Data("new".utf8) }
+      let waited = start.duration(to: .now)
+      #expect(value == Data("new".utf8))
+      #expect(waited >= .milliseconds(800) && waited < .seconds(2), "took over after \(waited)")
+      #expect(flight.statistics.takeovers == 1 && flight.statistics.leaderLoads == 1)
+    }
+  }
+
+  @Test("a get that finds no value within its timeout fails with timedOut")
+  func waitTimesOut() async throws {
+    try await PostgresTestServer.withClient { client in
+      let namespace = PostgresTestServer.namespace()
+      let flight = try Self.instances(
+        1, client: client, namespace: namespace, listener: nil, timeout: .milliseconds(500))[0]
+      try await flight.level.remove("absent").value  // the level creates its tables
+      _ = try await client.query(
+        """
+        INSERT INTO carlos_cache_leases (namespace, key_hash, owner, deadline)
+        VALUES (\(namespace), sha256(\(Data("k".utf8))), \(UUID()),
+          (extract(epoch FROM clock_timestamp()) * 1000000)::bigint + 60000000)
+        """
+      ).collect()
+      await #expect(
+        throws: PostgresCacheLevelError.timedOut(
+          operation: "shared load", after: .milliseconds(500))
+      ) {
+        try await flight.get("k") { _ in Data("never".utf8) }
+      }
+    }
+  }
+
+  @Test("cancelling one caller's get leaves the others and the load alone")
+  func cancellingOneCaller() async throws {
+    try await PostgresTestServer.withClient { client in
+      let flight = try Self.instances(
+        1, client: client, namespace: PostgresTestServer.namespace(), listener: nil)[0]
+      let origin = Origin(delay: .milliseconds(300))
+      let cancelled = Task { try await flight.get("k", orLoad: origin.load) }
+      let kept = (0..<3).map { _ in Task { try await flight.get("k", orLoad: origin.load) } }
+      try await Task.sleep(for: .milliseconds(50))
+      cancelled.cancel()
+      await #expect(throws: (any Error).self) { try await cancelled.value }
+      for task in kept { #expect(try await task.value == Data("value of k".utf8)) }
+      #expect(origin.loads == ["k": 1])
+    }
+  }
+}
