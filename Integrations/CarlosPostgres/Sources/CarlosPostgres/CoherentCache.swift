@@ -112,6 +112,34 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
     return promise.future
   }
 
+  /// Gets from `upper`, else through `flight` (a value `lower` holds, or one load of
+  /// `loader` across every instance; `flight` must be over `lower`), copying the value
+  /// into `upper` as ``get(_:)`` does.
+  ///
+  /// ```swift
+  /// let flight = PostgresSingleFlight(level: shared, listener: listener)
+  /// let user = try await cache.get("user:42", through: flight) { key in try await api.user(key) }
+  /// ```
+  public func get(
+    _ key: KeyType, through flight: PostgresSingleFlight<KeyType>,
+    orLoad loader: @escaping @Sendable (KeyType) async throws -> Loaded<Data>
+  ) async throws -> Data {
+    precondition(flight.level === lower, "the flight must be over this cache's lower level")
+    let version = state.withLock { $0.isOpen ? $0.versions[stripe(key)] : nil }
+    if version != nil, let value = try? await upper.get(key).value { return value }
+    let value = try await flight.get(key, orLoad: loader)
+    if let version { copyUp(value, key: key, since: version) }
+    return value
+  }
+
+  /// ``get(_:through:orLoad:)`` with values stored under `lower`'s default expiry.
+  public func get(
+    _ key: KeyType, through flight: PostgresSingleFlight<KeyType>,
+    orLoad loader: @escaping @Sendable (KeyType) async throws -> Data
+  ) async throws -> Data {
+    try await get(key, through: flight) { key in Loaded(try await loader(key)) }
+  }
+
   /// Stores `value` in both levels (only in `lower` while the listener is down).
   @discardableResult
   public func set(_ value: Data, forKey key: KeyType) -> Future<Void> {

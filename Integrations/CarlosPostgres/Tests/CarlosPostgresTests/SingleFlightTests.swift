@@ -165,4 +165,49 @@ struct SingleFlightTests {
       #expect(origin.loads == ["k": 1])
     }
   }
+
+  @Test("through coherent caches (memory >>> postgres): one load per key, values copied up")
+  func throughCoherentCaches() async throws {
+    try await PostgresTestServer.withClient { client in
+      let listener = PostgresInvalidationListener(client: client)
+      let listening = Task { await listener.run() }
+      defer { listening.cancel() }
+      try await withTimeout(.seconds(20), "the listener") { await listener.waitUntilListening() }
+      let namespace = PostgresTestServer.namespace()
+      let instances = try (0..<2).map { _ in
+        let level = try PostgresCacheLevel<String>(
+          client: client, options: .init(namespace: namespace))
+        let memory = MemoryCacheLevel<String, Data>(capacity: 100)
+        return (
+          memory,
+          CoherentCache(upper: memory, lower: level, listener: listener),
+          PostgresSingleFlight(level: level, listener: listener)
+        )
+      }
+      let origin = Origin()
+      let keys = (0..<5).map { "user:\($0)" }
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for (_, cache, flight) in instances {
+          for index in 0..<30 {
+            let key = keys[index % keys.count]
+            group.addTask {
+              let value = try await cache.get(key, through: flight, orLoad: origin.load)
+              #expect(value == Data("value of \(key)".utf8))
+            }
+          }
+        }
+        try await group.waitForAll()
+      }
+      #expect(origin.loads == Dictionary(uniqueKeysWithValues: keys.map { ($0, 1) }))
+      // A waiting instance's copy overlaps the notice of the value's store, so it is
+      // skipped (as any copy a notice overtakes); the next get copies the value up.
+      for (_, cache, flight) in instances {
+        for key in keys { _ = try await cache.get(key, through: flight, orLoad: origin.load) }
+      }
+      #expect(origin.loads == Dictionary(uniqueKeysWithValues: keys.map { ($0, 1) }))
+      for (memory, _, _) in instances {
+        for key in keys { #expect(try await memory.get(key).value == Data("value of \(key)".utf8)) }
+      }
+    }
+  }
 }
