@@ -1,7 +1,10 @@
 // The end-to-end service of Integrations/ServiceExample (see its README):
 //
 //   carlos-service-example upstream <port>
-//   carlos-service-example serve <port> none|framework|carlos <upstream-url> [database-url]
+//   carlos-service-example serve <port> none|framework|carlos|carlos-once <upstream-url> [database-url]
+//
+// carlos-once: the Carlos pipeline with one upstream load per user across instances
+// (PostgresSingleFlight).
 //   carlos-service-example staleness <writer-url> <reader-url> <writes>
 //
 // A server prints `listening <port>` once it accepts connections (port 0 picks one).
@@ -51,19 +54,20 @@ func run() async throws {
       var app = UserService.application(store: store, port: port, onServerRunning: announce)
       app.addServices(store.persist, HTTPClientService(client))
       try await app.runService()
-    case "carlos":
-      guard values.count == 5 else { fail("carlos needs a database URL") }
+    case "carlos", "carlos-once":
+      guard values.count == 5 else { fail("\(values[2]) needs a database URL") }
       let postgres = PostgresClient(configuration: try DatabaseURL.configuration(values[4]))
       let listener = PostgresInvalidationListener(client: postgres)
       let store = try CarlosStore(
-        postgres: postgres, listener: listener, upstream: upstream, client: client)
+        postgres: postgres, listener: listener, upstream: upstream, client: client,
+        singleFlight: values[2] == "carlos-once")
       var app = UserService.application(store: store, port: port, onServerRunning: announce)
       // Stopped in reverse order: the server, the HTTP client, the listener, the level
       // (its writes in flight finish), then the PostgreSQL client.
       app.addServices(postgres, store.shared, listener, HTTPClientService(client))
       try await app.runService()
     default:
-      fail("mode: \(values[2]) (none, framework or carlos)")
+      fail("mode: \(values[2]) (none, framework, carlos or carlos-once)")
     }
 
   case ("staleness", 4):

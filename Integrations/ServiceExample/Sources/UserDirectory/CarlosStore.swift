@@ -14,21 +14,34 @@ public final class CarlosStore: UserStore {
   public let shared: PostgresCacheLevel<String>
   private let coherent: CoherentCache<MemoryCacheLevel<String, Data>>
   private let cache: BasicCache<String, Data>
+  private let upstream: BasicCache<String, Data>
+  /// With `singleFlight`, the load of a user missing everywhere, once across instances.
+  private let flight: PostgresSingleFlight<String>?
 
   /// A store over `postgres` (namespace `namespace`) and `upstream`, fed by `listener`.
+  /// With `singleFlight`, a user missing from every level is loaded from the upstream
+  /// by one instance only (``PostgresSingleFlight``), whatever number of instances
+  /// miss it at once.
   public init(
     postgres: PostgresClient, listener: PostgresInvalidationListener, upstream: URL,
-    client: HTTPClient, namespace: String = "users"
+    client: HTTPClient, namespace: String = "users", singleFlight: Bool = false
   ) throws {
     shared = try PostgresCacheLevel<String>(
       client: postgres,
       options: PostgresCacheOptions(namespace: namespace, defaultExpiry: .after(.seconds(300))))
     coherent = CoherentCache(upper: memory, lower: shared, listener: listener)
-    cache = coherent >>> Upstream.users(at: upstream, client: client)
+    self.upstream = Upstream.users(at: upstream, client: client)
+    cache = coherent >>> self.upstream
+    flight = singleFlight ? PostgresSingleFlight(level: shared, listener: listener) : nil
   }
 
   /// The user, from memory, else PostgreSQL, else the upstream.
-  public func user(_ id: String) async throws -> Data { try await cache.get(id) }
+  public func user(_ id: String) async throws -> Data {
+    guard let flight else { return try await cache.get(id) }
+    return try await coherent.get(id, through: flight) { [upstream] id in
+      try await upstream.get(id)
+    }
+  }
 
   /// Replaces the user in memory and PostgreSQL; other instances drop their copy.
   public func update(_ id: String, to json: Data) async throws {

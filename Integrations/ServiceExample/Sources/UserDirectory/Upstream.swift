@@ -14,7 +14,7 @@ public enum Upstream {
   }
 
   /// A Hummingbird application answering `GET /users/{id}` with a user's JSON after
-  /// `delay`, counting its requests in `served`.
+  /// `delay`, counting its requests in `served`; `GET /served` answers that count.
   public static func application(
     port: Int, delay: Duration = .milliseconds(20), served: RequestCounter = RequestCounter(),
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
@@ -26,6 +26,7 @@ public enum Upstream {
       try await Task.sleep(for: delay)
       return .json(User(id: id, name: "User \(id)", version: 0))
     }
+    router.get("served") { _, _ in "\(served.value)" }
     return Application(
       router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
       onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) })

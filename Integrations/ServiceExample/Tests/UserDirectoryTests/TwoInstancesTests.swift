@@ -87,6 +87,48 @@ struct TwoInstancesTests {
     try await client.shutdown()
   }
 
+  @Test("with single flight, 3 instances getting 30 cold users at once ask the upstream once each")
+  func singleFlight() async throws {
+    let database = try databaseURL()
+    let client = HTTPClient(eventLoopGroupProvider: .singleton)
+    let served = RequestCounter()
+    let upstream = try await RunningService.start { ready in
+      Upstream.application(port: 0, served: served, onServerRunning: ready)
+    }
+    let namespace = "users-\(UUID().uuidString.prefix(8))"
+    var instances: [RunningService] = []
+    for _ in 0..<3 {
+      let postgres = PostgresClient(configuration: try DatabaseURL.configuration(database))
+      let listener = PostgresInvalidationListener(client: postgres)
+      let store = try CarlosStore(
+        postgres: postgres, listener: listener, upstream: upstream.url, client: client,
+        namespace: namespace, singleFlight: true)
+      instances.append(
+        try await RunningService.start { ready in
+          var app = UserService.application(store: store, port: 0, onServerRunning: ready)
+          app.addServices(postgres, store.shared, listener)
+          return app
+        })
+    }
+    let urls = instances.map(\.url)
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for url in urls {
+        for id in 1...30 {
+          group.addTask {
+            let user = try await self.get(url.appending(path: "users/\(id)"), client).user
+            #expect(user?.name == "User \(id)")
+          }
+        }
+      }
+      try await group.waitForAll()
+    }
+    #expect(served.value == 30, "one upstream request per user, not one per instance")
+
+    for instance in instances { try await instance.stop() }
+    try await upstream.stop()
+    try await client.shutdown()
+  }
+
   @Test("an upstream that is down is a 502, not a crash or a hang")
   func upstreamDown() async throws {
     let client = HTTPClient(eventLoopGroupProvider: .singleton)
