@@ -28,8 +28,8 @@ final class Wakeups: Sendable {
 
   /// Wakes every sleeper of `key`.
   func wake(_ key: Data) {
-    let woken = state.withLock { $0.sleepers.removeValue(forKey: key) }
-    for continuation in woken?.values ?? [:].values { continuation.resume() }
+    let woken = state.withLock { $0.sleepers.removeValue(forKey: key) } ?? [:]
+    for continuation in woken.values { continuation.resume() }
   }
 
   /// Wakes every sleeper.

@@ -37,6 +37,20 @@ struct SingleFlightTests {
     }
   }
 
+  /// Plants the lease of a holder that never comes back on `key`, ending `seconds`
+  /// from now on the server's clock.
+  static func plantLease(
+    on key: String, in namespace: String, seconds: Int64, _ client: PostgresClient
+  ) async throws {
+    _ = try await client.query(
+      """
+      INSERT INTO carlos_cache_leases (namespace, key_hash, owner, deadline)
+      VALUES (\(namespace), sha256(\(Data(key.utf8))), \(UUID()),
+        (extract(epoch FROM clock_timestamp()) * 1000000)::bigint + \(seconds * 1_000_000))
+      """
+    ).collect()
+  }
+
   @Test(
     "3 instances × 40 concurrent gets of 10 cold keys: the origin loads each key once",
     arguments: [true, false])
@@ -111,13 +125,7 @@ struct SingleFlightTests {
       let flight = try Self.instances(1, client: client, namespace: namespace, listener: nil)[0]
       try await flight.level.remove("absent").value  // the level creates its tables
       // A holder that never comes back: its lease ends 1 s from now on the server's clock.
-      _ = try await client.query(
-        """
-        INSERT INTO carlos_cache_leases (namespace, key_hash, owner, deadline)
-        VALUES (\(namespace), sha256(\(Data("k".utf8))), \(UUID()),
-          (extract(epoch FROM clock_timestamp()) * 1000000)::bigint + 1000000)
-        """
-      ).collect()
+      try await Self.plantLease(on: "k", in: namespace, seconds: 1, client)
       let start = ContinuousClock.now
       let value = try await flight.get("k") { _ in Data("new".utf8) }
       let waited = start.duration(to: .now)
@@ -134,13 +142,7 @@ struct SingleFlightTests {
       let flight = try Self.instances(
         1, client: client, namespace: namespace, listener: nil, timeout: .milliseconds(500))[0]
       try await flight.level.remove("absent").value  // the level creates its tables
-      _ = try await client.query(
-        """
-        INSERT INTO carlos_cache_leases (namespace, key_hash, owner, deadline)
-        VALUES (\(namespace), sha256(\(Data("k".utf8))), \(UUID()),
-          (extract(epoch FROM clock_timestamp()) * 1000000)::bigint + 60000000)
-        """
-      ).collect()
+      try await Self.plantLease(on: "k", in: namespace, seconds: 60, client)
       await #expect(
         throws: PostgresCacheLevelError.timedOut(
           operation: "shared load", after: .milliseconds(500))

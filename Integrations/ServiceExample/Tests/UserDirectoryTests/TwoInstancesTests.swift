@@ -18,22 +18,19 @@ struct TwoInstancesTests {
     )
   }
 
-  @Test("reads go memory, PostgreSQL, upstream; a write on one instance is read by the other")
-  func coherent() async throws {
-    let database = try databaseURL()
-    let client = HTTPClient(eventLoopGroupProvider: .singleton)
-    let served = RequestCounter()
-    let upstream = try await RunningService.start { ready in
-      Upstream.application(port: 0, served: served, onServerRunning: ready)
-    }
+  /// `count` Carlos instances on one new namespace of `database`, each listening for
+  /// notices (or 20 s gone) before the next starts.
+  func startInstances(
+    _ count: Int, database: String, upstream: URL, client: HTTPClient, singleFlight: Bool = false
+  ) async throws -> [RunningService] {
     let namespace = "users-\(UUID().uuidString.prefix(8))"
     var instances: [RunningService] = []
-    for _ in 0..<2 {
+    for _ in 0..<count {
       let postgres = PostgresClient(configuration: try DatabaseURL.configuration(database))
       let listener = PostgresInvalidationListener(client: postgres)
       let store = try CarlosStore(
-        postgres: postgres, listener: listener, upstream: upstream.url, client: client,
-        namespace: namespace)
+        postgres: postgres, listener: listener, upstream: upstream, client: client,
+        namespace: namespace, singleFlight: singleFlight)
       instances.append(
         try await RunningService.start { ready in
           var app = UserService.application(store: store, port: 0, onServerRunning: ready)
@@ -50,6 +47,19 @@ struct TwoInstancesTests {
         group.cancelAll()
       }
     }
+    return instances
+  }
+
+  @Test("reads go memory, PostgreSQL, upstream; a write on one instance is read by the other")
+  func coherent() async throws {
+    let database = try databaseURL()
+    let client = HTTPClient(eventLoopGroupProvider: .singleton)
+    let served = RequestCounter()
+    let upstream = try await RunningService.start { ready in
+      Upstream.application(port: 0, served: served, onServerRunning: ready)
+    }
+    let instances = try await startInstances(
+      2, database: database, upstream: upstream.url, client: client)
     let (a, b) = (instances[0].url, instances[1].url)
 
     #expect(try await get(a.appending(path: "users/7"), client).user?.name == "User 7")
@@ -95,21 +105,8 @@ struct TwoInstancesTests {
     let upstream = try await RunningService.start { ready in
       Upstream.application(port: 0, served: served, onServerRunning: ready)
     }
-    let namespace = "users-\(UUID().uuidString.prefix(8))"
-    var instances: [RunningService] = []
-    for _ in 0..<3 {
-      let postgres = PostgresClient(configuration: try DatabaseURL.configuration(database))
-      let listener = PostgresInvalidationListener(client: postgres)
-      let store = try CarlosStore(
-        postgres: postgres, listener: listener, upstream: upstream.url, client: client,
-        namespace: namespace, singleFlight: true)
-      instances.append(
-        try await RunningService.start { ready in
-          var app = UserService.application(store: store, port: 0, onServerRunning: ready)
-          app.addServices(postgres, store.shared, listener)
-          return app
-        })
-    }
+    let instances = try await startInstances(
+      3, database: database, upstream: upstream.url, client: client, singleFlight: true)
     let urls = instances.map(\.url)
     try await withThrowingTaskGroup(of: Void.self) { group in
       for url in urls {
