@@ -89,9 +89,7 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
   /// Gets from `upper`, then from `lower` (copying the value up), or only from
   /// `lower` while the listener is down.
   public func get(_ key: KeyType) -> Future<Data> {
-    guard let version = state.withLock({ $0.isOpen ? $0.versions[stripe(key)] : nil }) else {
-      return lower.get(key)
-    }
+    guard let version = version(of: key) else { return lower.get(key) }
     let first = upper.get(key)
     if case .success? = first.result { return first }
     let promise = Promise<Data>()
@@ -110,34 +108,6 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
       }
     }
     return promise.future
-  }
-
-  /// Gets from `upper`, else through `flight` (a value `lower` holds, or one load of
-  /// `loader` across every instance; `flight` must be over `lower`), copying the value
-  /// into `upper` as ``get(_:)`` does.
-  ///
-  /// ```swift
-  /// let flight = PostgresSingleFlight(level: shared, listener: listener)
-  /// let user = try await cache.get("user:42", through: flight) { key in try await api.user(key) }
-  /// ```
-  public func get(
-    _ key: KeyType, through flight: PostgresSingleFlight<KeyType>,
-    orLoad loader: @escaping @Sendable (KeyType) async throws -> Loaded<Data>
-  ) async throws -> Data {
-    precondition(flight.level === lower, "the flight must be over this cache's lower level")
-    let version = state.withLock { $0.isOpen ? $0.versions[stripe(key)] : nil }
-    if version != nil, let value = try? await upper.get(key).value { return value }
-    let value = try await flight.get(key, orLoad: loader)
-    if let version { copyUp(value, key: key, since: version) }
-    return value
-  }
-
-  /// ``get(_:through:orLoad:)`` with values stored under `lower`'s default expiry.
-  public func get(
-    _ key: KeyType, through flight: PostgresSingleFlight<KeyType>,
-    orLoad loader: @escaping @Sendable (KeyType) async throws -> Data
-  ) async throws -> Data {
-    try await get(key, through: flight) { key in Loaded(try await loader(key)) }
   }
 
   /// Stores `value` in both levels (only in `lower` while the listener is down).
@@ -205,11 +175,22 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
     }
   }
 
-  private func copyUp(_ value: Data, key: KeyType, since version: UInt64) {
+  /// Version of `key`'s stripe now, or nil while `upper` is bypassed.
+  private func version(of key: KeyType) -> UInt64? {
+    state.withLock { $0.isOpen ? $0.versions[stripe(key)] : nil }
+  }
+
+  /// Sets `value` into `upper` (until `expiresAt` when given) unless a write or
+  /// notice for its stripe arrived since `version` was read.
+  private func copyUp(_ value: Data, key: KeyType, expiresAt: Date? = nil, since version: UInt64) {
     state.withLock { state in
       guard state.isOpen, state.versions[stripe(key)] == version else { return }
       track(key, &state)
-      upper.set(value, forKey: key).onFailure { error in
+      let copied =
+        if let expiresAt { upper.set(value, forKey: key, expiry: .at(expiresAt)) } else {
+          upper.set(value, forKey: key)
+        }
+      copied.onFailure { error in
         CarlosLogger.log(
           "Could not copy a value into the upper level: \(error)", .warning,
           metadata: ["level": "\(Upper.self)", "key": CarlosLogger.key(key)])
@@ -297,5 +278,59 @@ extension CoherentCache where Upper.KeyType == String {
     self.init(
       upper: upper, lower: lower, listener: listener, makeKey: { $0 },
       onInvalidation: onInvalidation)
+  }
+}
+
+extension CoherentCache where Upper: TimedCacheLevel {
+  /// Gets from `upper`, else through `flight` (a value `lower` holds, or one load of
+  /// `loader` across every instance; `flight` must be over `lower`), copying the value
+  /// into `upper` as ``get(_:)`` does, until the expiry it has in `lower`.
+  ///
+  /// With the flight's ``PostgresSingleFlight/refreshAhead``, a hit in `upper` that
+  /// expires within the window starts the flight's refresh; the instance that
+  /// refreshes puts the new value into its `upper`, the others drop the old one on the
+  /// refresh's notice and read the new one from `lower`.
+  ///
+  /// ```swift
+  /// let flight = PostgresSingleFlight(level: shared, listener: listener)
+  /// let user = try await cache.get("user:42", through: flight) { key in try await api.user(key) }
+  /// ```
+  public func get(
+    _ key: KeyType, through flight: PostgresSingleFlight<KeyType>,
+    orLoad loader: @escaping @Sendable (KeyType) async throws -> Loaded<Data>
+  ) async throws -> Data {
+    precondition(flight.level === lower, "the flight must be over this cache's lower level")
+    let version = version(of: key)
+    if let version, let hit = try? await upper.entry(forKey: key) {
+      if flight.refreshAhead != nil { refresh(key, hit, through: flight, loader, since: version) }
+      return hit.value
+    }
+    let found = try await flight.entry(key, orLoad: loader)
+    if let version {
+      copyUp(found.value, key: key, expiresAt: found.expiresAt, since: version)
+      if flight.refreshAhead != nil { refresh(key, found, through: flight, loader, since: version) }
+    } else {
+      flight.refreshIfDue(key, found, loader)
+    }
+    return found.value
+  }
+
+  /// ``get(_:through:orLoad:)`` with values stored under `lower`'s default expiry.
+  public func get(
+    _ key: KeyType, through flight: PostgresSingleFlight<KeyType>,
+    orLoad loader: @escaping @Sendable (KeyType) async throws -> Data
+  ) async throws -> Data {
+    try await get(key, through: flight) { key in Loaded(try await loader(key)) }
+  }
+
+  /// Starts the flight's refresh of `key` when `found` is due; the new value goes into
+  /// `upper` unless a write or notice for its stripe arrived since `version`.
+  private func refresh(
+    _ key: KeyType, _ found: CacheEntry<Data>, through flight: PostgresSingleFlight<KeyType>,
+    _ loader: @escaping @Sendable (KeyType) async throws -> Loaded<Data>, since version: UInt64
+  ) {
+    flight.refreshIfDue(key, found, loader) { [self] fresh in
+      copyUp(fresh.value, key: key, expiresAt: fresh.expiresAt, since: version)
+    }
   }
 }

@@ -144,18 +144,17 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
 
   /// The value stored under `key`, with when it was stored and when it expires.
   public func entry(forKey key: Key) -> Future<CacheEntry<Data>> {
-    entry(forKey: key, operation: "entry")
+    recordingLoad(
+      read(key, operation: "entry") { [self] keyData, now in
+        try await queries.select(client, namespace: name, key: keyData, now: now).map(Self.entry)
+      })
   }
 
-  private func entry(forKey key: Key, operation: String) -> Future<CacheEntry<Data>> {
-    recordingLoad(
-      read(key, operation: operation) { [self] keyData, now in
-        try await queries.select(client, namespace: name, key: keyData, now: now).map { row in
-          CacheEntry(
-            value: row.value, storedAt: Self.date(row.storedAt),
-            expiresAt: row.expiresAt.map(Self.date))
-        }
-      })
+  /// The entry of a selected row.
+  private static func entry(_ row: (value: Data, storedAt: Int64, expiresAt: Int64?))
+    -> CacheEntry<Data>
+  {
+    CacheEntry(value: row.value, storedAt: date(row.storedAt), expiresAt: row.expiresAt.map(date))
   }
 
   /// Runs the read `body` for `key` at the clock's current time; nil is a miss.
@@ -469,12 +468,12 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
 
   // MARK: Leases (see PostgresSingleFlight)
 
-  /// The unexpired value stored under the stored key `keyData`, or nil; not counted
+  /// The unexpired entry stored under the stored key `keyData`, or nil; not counted
   /// in the statistics.
-  func peek(_ keyData: Data) -> Future<Data?> {
+  func peek(_ keyData: Data) -> Future<CacheEntry<Data>?> {
     let now = Self.microseconds(options.clock.now())
     return run("get") { [self] in
-      try await queries.select(client, namespace: name, key: keyData, now: now)?.value
+      try await queries.select(client, namespace: name, key: keyData, now: now).map(Self.entry)
     }
   }
 

@@ -26,6 +26,19 @@ import Foundation
 ///   instances then take the lease and load themselves.
 /// - A pass that has no value after `timeout` fails with
 ///   ``PostgresCacheLevelError/timedOut(operation:after:)``.
+/// - With `refreshAhead`, a get that finds a value expiring within that window returns
+///   it and starts a refresh in the background: the instance that takes the key's
+///   lease loads and stores a new value, the others keep serving the old one until the
+///   new one's notice arrives. A hot key is thus loaded about once per lifetime across
+///   every instance, and no get waits for the origin as long as a refresh takes less
+///   than the window. Each instance tries once per stored value.
+///
+/// ```swift
+/// let hot = PostgresSingleFlight(level: shared, listener: listener, refreshAhead: .milliseconds(50))
+/// let quote = try await hot.get("EURUSD") { key in
+///   Loaded(try await feed.quote(key), expiry: .after(.seconds(1)))
+/// }
+/// ```
 public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Sendable {
   /// The shared level values are read from and stored into.
   public let level: PostgresCacheLevel<Key>
@@ -33,25 +46,32 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
   public let lease: Duration
   /// How long a get waits for a value before it fails.
   public let timeout: Duration
+  /// How long before a value expires a get starts refreshing it, or nil for never.
+  public let refreshAhead: Duration?
 
   /// This instance's id as a lease owner.
   private let owner = UUID()
-  private let passes = Locked<[Data: Promise<Data>]>([:])
+  private let passes = Locked<[Data: Promise<CacheEntry<Data>>]>([:])
   private let counters = Locked(SingleFlightStatistics())
+  private let refreshes = Locked(Refreshes())
   private let wakeups = Wakeups()
   private let subscription: ListenerSubscription?
 
   /// Loads through `level` once per key across instances. `listener`, when given,
   /// wakes waiting gets as soon as another instance stores the value (without it they
   /// poll). A lease lasts `lease` (10 s by default); a get fails after `timeout`
-  /// (30 s by default).
+  /// (30 s by default). With `refreshAhead`, values are refreshed that long before
+  /// they expire; give it a little more than a load (with its lease and store) takes,
+  /// and much less than the values' lifetime.
   public init(
     level: PostgresCacheLevel<Key>, listener: PostgresInvalidationListener? = nil,
-    lease: Duration = .seconds(10), timeout: Duration = .seconds(30)
+    lease: Duration = .seconds(10), timeout: Duration = .seconds(30),
+    refreshAhead: Duration? = nil
   ) {
     self.level = level
     self.lease = lease
     self.timeout = timeout
+    self.refreshAhead = refreshAhead
     let wakeups = self.wakeups
     let namespace = level.name
     subscription = listener?.subscribe { event in
@@ -70,10 +90,27 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
   public func get(
     _ key: Key, orLoad loader: @escaping @Sendable (Key) async throws -> Loaded<Data>
   ) async throws -> Data {
+    let found = try await entry(key, orLoad: loader)
+    refreshIfDue(key, found, loader)
+    return found.value
+  }
+
+  /// `get(_:orLoad:)` with values stored under the level's default expiry.
+  public func get(
+    _ key: Key, orLoad loader: @escaping @Sendable (Key) async throws -> Data
+  ) async throws -> Data {
+    try await get(key) { key in Loaded(try await loader(key)) }
+  }
+
+  /// The entry stored under `key`, or the one stored for it by one load across
+  /// instances; no refresh.
+  func entry(
+    _ key: Key, orLoad loader: @escaping @Sendable (Key) async throws -> Loaded<Data>
+  ) async throws -> CacheEntry<Data> {
     let keyData = try level.encode(key)
-    let (pass, joined) = passes.withLock { passes -> (Promise<Data>, Bool) in
+    let (pass, joined) = passes.withLock { passes -> (Promise<CacheEntry<Data>>, Bool) in
       if let running = passes[keyData] { return (running, true) }
-      let promise = Promise<Data>()
+      let promise = Promise<CacheEntry<Data>>()
       passes[keyData] = promise
       return (promise, false)
     }
@@ -81,7 +118,7 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
       counters.withLock { $0.joinedLocally += 1 }
     } else {
       Task {
-        let result: FutureResult<Data>
+        let result: FutureResult<CacheEntry<Data>>
         do {
           result = .success(try await run(key, keyData, loader))
         } catch {
@@ -92,30 +129,80 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
       }
     }
     // A future of this caller's own: cancelling it leaves the pass alone.
-    let mine = Promise<Data>()
+    let mine = Promise<CacheEntry<Data>>()
     pass.future.onCompletion { mine.complete($0) }
     return try await mine.future.value
   }
 
-  /// `get(_:orLoad:)` with values stored under the level's default expiry.
-  public func get(
-    _ key: Key, orLoad loader: @escaping @Sendable (Key) async throws -> Data
-  ) async throws -> Data {
-    try await get(key) { key in Loaded(try await loader(key)) }
+  /// Starts refreshing `key` in the background when `found` (its entry here or in an
+  /// upper level) expires within ``refreshAhead`` and this instance has not tried for
+  /// that value yet; `stored` is called with the new entry once this instance stored it.
+  func refreshIfDue(
+    _ key: Key, _ found: CacheEntry<Data>,
+    _ loader: @escaping @Sendable (Key) async throws -> Loaded<Data>,
+    stored: (@Sendable (CacheEntry<Data>) -> Void)? = nil
+  ) {
+    guard let expiresAt = found.expiresAt, isDue(expiresAt),
+      let keyData = try? level.encode(key),
+      refreshes.withLock({
+        $0.claim(keyData, expiringAt: expiresAt, now: level.options.clock.now())
+      })
+    else { return }
+    Task {
+      do {
+        if let entry = try await refresh(key, keyData, loader) { stored?(entry) }
+      } catch {
+        counters.withLock { $0.failedLoads += 1 }
+        CarlosLogger.log(
+          "Could not refresh a value ahead of its expiry: \(error)", .warning,
+          metadata: ["level": "\(level.name)", "key": CarlosLogger.key(key)])
+      }
+    }
+  }
+
+  /// Whether a value expiring at `expiresAt` is due for a refresh now.
+  private func isDue(_ expiresAt: Date?) -> Bool {
+    guard let refreshAhead, let expiresAt else { return false }
+    return expiresAt.timeIntervalSince(level.options.clock.now()) < Self.seconds(refreshAhead)
+  }
+
+  /// Loads and stores `key` again if this instance gets its lease and the stored value
+  /// is still due (another instance may have refreshed it already); the new entry, or
+  /// nil when there was nothing to do.
+  private func refresh(
+    _ key: Key, _ keyData: Data, _ loader: @Sendable (Key) async throws -> Loaded<Data>
+  ) async throws -> CacheEntry<Data>? {
+    guard try await level.takeLease(keyData, owner: owner, lease: lease).value != nil else {
+      return nil
+    }
+    do {
+      let current = try await level.peek(keyData).value
+      guard current == nil || isDue(current?.expiresAt) else {
+        try? await level.releaseLease(keyData, owner: owner).value
+        return nil
+      }
+      let entry = try await store(key, loader(key))
+      try? await level.releaseLease(keyData, owner: owner).value
+      counters.withLock { $0.refreshes += 1 }
+      return entry
+    } catch {
+      try? await level.releaseLease(keyData, owner: owner).value
+      throw error
+    }
   }
 
   /// One pass for `key`: the stored value, or a lease and a load, or a wait for
   /// another instance's load.
   private func run(
     _ key: Key, _ keyData: Data, _ loader: @Sendable (Key) async throws -> Loaded<Data>
-  ) async throws -> Data {
+  ) async throws -> CacheEntry<Data> {
     let start = ContinuousClock.now
     var backOff = Duration.milliseconds(5)
     var waited = false
     while true {
-      if let value = try await level.peek(keyData).value {
+      if let found = try await level.peek(keyData).value {
         counters.withLock { waited ? ($0.followedLoads += 1) : ($0.hits += 1) }
-        return value
+        return found
       }
       if let takenOver = try await level.takeLease(keyData, owner: owner, lease: lease).value {
         if takenOver { counters.withLock { $0.takeovers += 1 } }
@@ -133,27 +220,61 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
   /// Loads `key` as the holder of its lease, stores the value, gives the lease up.
   private func lead(
     _ key: Key, _ keyData: Data, _ loader: @Sendable (Key) async throws -> Loaded<Data>
-  ) async throws -> Data {
+  ) async throws -> CacheEntry<Data> {
     do {
       // Another instance may have stored the value just before the lease was free.
-      if let value = try await level.peek(keyData).value {
+      if let found = try await level.peek(keyData).value {
         try? await level.releaseLease(keyData, owner: owner).value
         counters.withLock { $0.followedLoads += 1 }
-        return value
+        return found
       }
-      let loaded = try await loader(key)
-      if case .never = loaded.expiry {
-        try await level.set(loaded.value, forKey: key).value
-      } else {
-        try await level.set(loaded.value, forKey: key, expiry: loaded.expiry).value
-      }
+      let entry = try await store(key, loader(key))
       try? await level.releaseLease(keyData, owner: owner).value
       counters.withLock { $0.leaderLoads += 1 }
-      return loaded.value
+      return entry
     } catch {
       try? await level.releaseLease(keyData, owner: owner).value
       counters.withLock { $0.failedLoads += 1 }
       throw error
     }
+  }
+
+  /// Stores `loaded` under `key` (a `.never` expiry: the level's default) and returns
+  /// its entry as stored.
+  private func store(_ key: Key, _ loaded: Loaded<Data>) async throws -> CacheEntry<Data> {
+    let expiry = loaded.expiry == .never ? level.options.defaultExpiry : loaded.expiry
+    let now = level.options.clock.now()
+    try await level.set(loaded.value, forKey: key, expiry: expiry).value
+    let expiresAt: Date? =
+      switch expiry {
+      case .never: nil
+      case .after(let duration): now.addingTimeInterval(Self.seconds(duration))
+      case .at(let date): date
+      }
+    return CacheEntry(value: loaded.value, storedAt: now, expiresAt: expiresAt)
+  }
+
+  private static func seconds(_ duration: Duration) -> Double {
+    let (seconds, attoseconds) = duration.components
+    return Double(seconds) + Double(attoseconds) / 1e18
+  }
+}
+
+/// The values each key was last refreshed for by this instance: one try per value.
+private struct Refreshes {
+  private var expiries: [Data: Date] = [:]
+  private var pruneAt = 1024
+
+  /// Whether this instance should try refreshing the value of `key` that expires at
+  /// `expiresAt` (it has not yet); remembers that it did.
+  mutating func claim(_ key: Data, expiringAt expiresAt: Date, now: Date) -> Bool {
+    // Copies of one value in upper levels may round its expiry differently.
+    if let tried = expiries[key], abs(tried.timeIntervalSince(expiresAt)) < 0.001 { return false }
+    expiries[key] = expiresAt
+    if expiries.count >= pruneAt {
+      expiries = expiries.filter { $0.value > now }
+      pruneAt = max(1024, expiries.count * 2)
+    }
+    return true
   }
 }

@@ -8,7 +8,10 @@ public struct SingleFlightStatistics: Sendable, Hashable {
   public var followedLoads = 0
   /// Leases taken over from a holder whose deadline had passed (it died, or overran).
   public var takeovers = 0
-  /// Loads of this instance that failed (the error went to this instance's callers).
+  /// Values this instance loaded again before they expired (``PostgresSingleFlight/refreshAhead``).
+  public var refreshes = 0
+  /// Loads and refreshes of this instance that failed (a load's error went to this
+  /// instance's callers; a refresh's was logged).
   public var failedLoads = 0
   /// Gets that joined a get of the same key already running in this process.
   public var joinedLocally = 0

@@ -212,4 +212,156 @@ struct SingleFlightTests {
       }
     }
   }
+
+  /// An origin whose loads are numbered and can be held until released.
+  final class GatedOrigin: Sendable {
+    private let state = Mutex<
+      (loads: Int, held: Bool, waiting: [CheckedContinuation<Void, Never>])
+    >(
+      (0, false, []))
+
+    var loads: Int { state.withLock { $0.loads } }
+
+    /// Makes loads wait until ``release()``.
+    func hold() { state.withLock { $0.held = true } }
+
+    /// Lets the waiting loads (and later ones) finish.
+    func release() {
+      let waiting = state.withLock { state in
+        state.held = false
+        defer { state.waiting = [] }
+        return state.waiting
+      }
+      for continuation in waiting { continuation.resume() }
+    }
+
+    /// Loads version n of `key` (n counts loads), with a lifetime of one second.
+    func load(_ key: String) async -> Loaded<Data> {
+      let number = state.withLock { state in
+        state.loads += 1
+        return state.loads
+      }
+      await withCheckedContinuation { continuation in
+        let wait = state.withLock { state in
+          if state.held { state.waiting.append(continuation) }
+          return state.held
+        }
+        if !wait { continuation.resume() }
+      }
+      return Loaded(Data("\(key) #\(number)".utf8), expiry: .after(.seconds(1)))
+    }
+  }
+
+  @Test(
+    "refresh ahead: within the window, gets return the old value at once while one instance loads the new one; one load per lifetime"
+  )
+  func refreshAhead() async throws {
+    try await PostgresTestServer.withClient { client in
+      let listener = PostgresInvalidationListener(client: client)
+      let listening = Task { await listener.run() }
+      defer { listening.cancel() }
+      try await withTimeout(.seconds(20), "the listener") { await listener.waitUntilListening() }
+      let namespace = PostgresTestServer.namespace()
+      let clock = ManualClock()
+      let flights = try (0..<3).map { _ in
+        PostgresSingleFlight(
+          level: try PostgresCacheLevel<String>(
+            client: client, options: .init(namespace: namespace, clock: clock)),
+          listener: listener, refreshAhead: .milliseconds(300))
+      }
+      let origin = GatedOrigin()
+      @Sendable func getAll() async throws -> [String] {
+        try await withThrowingTaskGroup(of: String.self) { group in
+          for flight in flights {
+            for _ in 0..<10 {
+              group.addTask {
+                String(decoding: try await flight.get("hot", orLoad: origin.load), as: UTF8.self)
+              }
+            }
+          }
+          return try await group.reduce(into: []) { $0.append($1) }
+        }
+      }
+      #expect(Set(try await getAll()) == ["hot #1"])
+      let followedCold = flights.map(\.statistics.followedLoads).reduce(0, +)
+      clock.advance(by: .milliseconds(500))
+      #expect(Set(try await getAll()) == ["hot #1"])
+      #expect(origin.loads == 1, "not yet due: no refresh")
+
+      // Due: every get returns the old value although the refresh's load is held.
+      origin.hold()
+      clock.advance(by: .milliseconds(300))
+      #expect(Set(try await getAll()) == ["hot #1"])
+      try await eventually(within: .seconds(10), "the refresh to start") {
+        if origin.loads < 2 { throw WaitTimedOut(what: "a load") }
+      }
+      #expect(Set(try await getAll()) == ["hot #1"])
+      origin.release()
+      try await eventually(within: .seconds(10), "the new value") {
+        if try await getAll().contains("hot #1") { throw WaitTimedOut(what: "#2") }
+      }
+      clock.advance(by: .milliseconds(400))  // #1 has expired; #2 is not due yet
+      #expect(Set(try await getAll()) == ["hot #2"])
+      #expect(origin.loads == 2)
+      let statistics = flights.map(\.statistics)
+      #expect(statistics.map(\.leaderLoads).reduce(0, +) == 1)
+      #expect(statistics.map(\.refreshes).reduce(0, +) == 1)
+      #expect(
+        statistics.map(\.followedLoads).reduce(0, +) == followedCold,
+        "no get waited for a load after the cold one")
+    }
+  }
+
+  @Test(
+    "refresh ahead through coherent caches: memory hits start it; every instance then serves the new value from memory"
+  )
+  func refreshAheadThroughCoherentCaches() async throws {
+    try await PostgresTestServer.withClient { client in
+      let listener = PostgresInvalidationListener(client: client)
+      let listening = Task { await listener.run() }
+      defer { listening.cancel() }
+      try await withTimeout(.seconds(20), "the listener") { await listener.waitUntilListening() }
+      let namespace = PostgresTestServer.namespace()
+      let clock = ManualClock()
+      let instances = try (0..<2).map { _ in
+        let level = try PostgresCacheLevel<String>(
+          client: client, options: .init(namespace: namespace, clock: clock))
+        let memory = MemoryCacheLevel<String, Data>(capacity: 100, clock: clock)
+        return (
+          memory,
+          CoherentCache(upper: memory, lower: level, listener: listener),
+          PostgresSingleFlight(level: level, listener: listener, refreshAhead: .milliseconds(300))
+        )
+      }
+      let origin = GatedOrigin()
+      @Sendable func get(_ index: Int) async throws -> String {
+        let (_, cache, flight) = instances[index]
+        return String(
+          decoding: try await cache.get("hot", through: flight, orLoad: origin.load), as: UTF8.self)
+      }
+      #expect(try await get(0) == "hot #1")
+      #expect(try await get(1) == "hot #1")
+      for (memory, _, _) in instances {
+        #expect(try await memory.get("hot").value == Data("hot #1".utf8), "copied up")
+      }
+      clock.advance(by: .milliseconds(800))
+      #expect(try await get(1) == "hot #1")
+      try await eventually(within: .seconds(10), "the refresh") {
+        if origin.loads < 2 { throw WaitTimedOut(what: "a load") }
+      }
+      // The refreshing instance puts #2 into its memory; the other drops #1 on the
+      // notice and reads #2 from PostgreSQL.
+      try await eventually(within: .seconds(10), "#2 everywhere") {
+        for index in 0..<2 where try await get(index) != "hot #2" {
+          throw WaitTimedOut(what: "#2 in instance \(index)")
+        }
+      }
+      clock.advance(by: .milliseconds(400))  // #1 would have expired by now
+      for (memory, _, _) in instances {
+        #expect(try await memory.get("hot").value == Data("hot #2".utf8))
+      }
+      #expect(try await get(0) == "hot #2")
+      #expect(origin.loads == 2)
+    }
+  }
 }
