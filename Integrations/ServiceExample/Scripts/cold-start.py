@@ -17,43 +17,20 @@ max), and writes Results/cold-start.md.
 import http.client
 import os
 import random
-import re
 import statistics
-import subprocess
 import sys
 import threading
 import time
 
-HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from service import HERE, build, database, percentile, request, served, start, stop
+
 INSTANCES = int(sys.argv[1]) if len(sys.argv) > 1 else 4
 CONNECTIONS = int(sys.argv[2]) if len(sys.argv) > 2 else 64
 KEYS = int(sys.argv[3]) if len(sys.argv) > 3 else 1000
-BINARY = os.environ.get("CARLOS_SERVICE_BINARY") or os.path.join(
-    HERE, ".build", "release", "carlos-service-example")
-processes = []
 
 
 def log(message):
     print(f"cold-start: {message}", file=sys.stderr, flush=True)
-
-
-def start(*arguments):
-    process = subprocess.Popen([BINARY, *arguments], stdout=subprocess.PIPE, text=True)
-    processes.append(process)
-    line = process.stdout.readline()
-    match = re.match(r"listening (\d+)", line)
-    if not match:
-        sys.exit(f"{arguments[0]} did not start: {line!r}")
-    return int(match.group(1))
-
-
-def request(port, method, path):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    connection.request(method, path)
-    response = connection.getresponse()
-    body = response.read()
-    connection.close()
-    return response.status, body
 
 
 def cold_phase(ports):
@@ -95,37 +72,24 @@ def cold_phase(ports):
     return latencies, errors, time.perf_counter() - started
 
 
-def percentile(values, p):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, int(len(ordered) * p + 0.5) - 1))]
-
-
 def main():
-    database = os.environ.get("DATABASE_URL")
-    if not database:
-        sys.exit("DATABASE_URL is not set: run through Integrations/Scripts/with-postgres.sh")
-    if not os.environ.get("CARLOS_SERVICE_BINARY"):
-        log("building the service (release)")
-        subprocess.run(["swift", "build", "-c", "release", "--package-path", HERE,
-                        "--product", "carlos-service-example"], check=True)
+    url = database()
+    build()
     upstream = start("upstream", "0")
     origin = f"http://127.0.0.1:{upstream}"
     rows = []
     for mode in ("carlos", "carlos-once"):
-        ports = [start("serve", "0", mode, origin, database) for _ in range(INSTANCES)]
+        ports = [start("serve", "0", mode, origin, url) for _ in range(INSTANCES)]
         time.sleep(1)  # the instances' listeners start listening
         status, _ = request(ports[0], "POST", "/admin/clear")
         assert status == 204, status
         time.sleep(0.5)  # the clear's notice empties the other instances' memory
-        before = int(request(upstream, "GET", "/served")[1])
+        before = served(upstream)
         log(f"{mode}: {INSTANCES} instances × {CONNECTIONS} connections × {KEYS} cold keys")
         latencies, errors, elapsed = cold_phase(ports)
-        loads = int(request(upstream, "GET", "/served")[1]) - before
+        loads = served(upstream) - before
         rows.append((mode, loads, latencies, errors, elapsed))
-        for process in processes[1:]:
-            process.terminate()
-            process.wait()
-        del processes[1:]
+        stop(keep=1)
 
     lines = [
         f"{INSTANCES} instances × {CONNECTIONS} connections, every instance getting all "
@@ -152,6 +116,4 @@ def main():
 try:
     main()
 finally:
-    for process in processes:
-        process.terminate()
-        process.wait()
+    stop()

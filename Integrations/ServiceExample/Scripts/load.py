@@ -25,31 +25,15 @@ import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from service import BINARY, HERE, build, database, start, stop, to_ms
+
 SECONDS = int(sys.argv[1]) if len(sys.argv) > 1 else 10
 LUA = os.path.join(HERE, "Scripts", "users.lua")
 RESULTS = os.path.join(HERE, "Results")
-processes = []
 
 
 def log(message):
     print(f"load: {message}", file=sys.stderr, flush=True)
-
-
-def start(*arguments):
-    binary = os.path.join(HERE, ".build", "release", "carlos-service-example")
-    process = subprocess.Popen([binary, *arguments], stdout=subprocess.PIPE, text=True)
-    processes.append(process)
-    line = process.stdout.readline()
-    match = re.match(r"listening (\d+)", line)
-    if not match:
-        sys.exit(f"{arguments[0]} did not start: {line!r}")
-    return int(match.group(1))
-
-
-def to_ms(text):
-    value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
-    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
 def wrk(port, seconds=SECONDS, connections=64):
@@ -105,18 +89,14 @@ def svg(rows):
 
 
 def main():
-    database = os.environ.get("DATABASE_URL")
-    if not database:
-        sys.exit("DATABASE_URL is not set: run through Integrations/Scripts/with-postgres.sh")
-    log("building the service (release)")
-    subprocess.run(["swift", "build", "-c", "release", "--package-path", HERE,
-                    "--product", "carlos-service-example"], check=True)
+    url = database()
+    build()
     upstream = start("upstream", "0")
     origin = f"http://127.0.0.1:{upstream}"
     none = start("serve", "0", "none", origin)
     framework = start("serve", "0", "framework", origin)
-    a = start("serve", "0", "carlos", origin, database)
-    b = start("serve", "0", "carlos", origin, database)
+    a = start("serve", "0", "carlos", origin, url)
+    b = start("serve", "0", "carlos", origin, url)
     time.sleep(1)  # the listeners of a and b start listening
     rows = []
     log("no cache")
@@ -136,8 +116,7 @@ def main():
         ["wrk", "-t1", "-c32", f"-d{SECONDS}s", "-s", LUA, f"http://127.0.0.1:{port}"],
         stdout=subprocess.DEVNULL) for port in (a, b)]
     time.sleep(1)
-    binary = os.path.join(HERE, ".build", "release", "carlos-service-example")
-    probe = subprocess.run([binary, "staleness", f"http://127.0.0.1:{a}",
+    probe = subprocess.run([BINARY, "staleness", f"http://127.0.0.1:{a}",
                             f"http://127.0.0.1:{b}", "100"], capture_output=True, text=True,
                            check=True).stdout
     for loader in loaders:
@@ -167,10 +146,4 @@ def main():
 try:
     main()
 finally:
-    for process in processes:
-        process.terminate()
-    for process in processes:
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+    stop()

@@ -28,6 +28,10 @@ import Synchronization
 ///   level's hits, never correctness.
 /// - A notice for a key too long for a notification payload, or for a clear, drops
 ///   everything from `upper`.
+/// - A notice of a refresh (``InvalidationNotice/isRefresh``: another instance's
+///   ``PostgresSingleFlight`` reloaded a value before it expired) does not drop the
+///   key: its copy in `upper`, still valid, is served until the new value, read from
+///   `lower`, replaces it.
 /// - When `lower` stores keys hashed (``PostgresCacheOptions/keyHashing``), notices
 ///   carry digests, not keys: the cache remembers the digest of each key it put
 ///   into `upper` (up to ``trackedKeyLimit`` keys; past that it empties `upper` and
@@ -88,10 +92,17 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
 
   /// Gets from `upper`, then from `lower` (copying the value up), or only from
   /// `lower` while the listener is down.
+  @inlinable
   public func get(_ key: KeyType) -> Future<Data> {
     guard let version = version(of: key) else { return lower.get(key) }
     let first = upper.get(key)
     if case .success? = first.result { return first }
+    return get(key, below: first, since: version)
+  }
+
+  /// The rest of ``get(_:)`` after `upper`'s answer `first` was not a hit at once.
+  @usableFromInline
+  func get(_ key: KeyType, below first: Future<Data>, since version: UInt64) -> Future<Data> {
     let promise = Promise<Data>()
     promise.onCancel { first.cancel() }
     first.onCompletion { [self] result in
@@ -176,7 +187,8 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
   }
 
   /// Version of `key`'s stripe now, or nil while `upper` is bypassed.
-  private func version(of key: KeyType) -> UInt64? {
+  @usableFromInline
+  func version(of key: KeyType) -> UInt64? {
     state.withLock { $0.isOpen ? $0.versions[stripe(key)] : nil }
   }
 
@@ -215,21 +227,25 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
     case .notice(let notice):
       guard notice.namespace == lower.name, notice.sender != lower.instanceID else { return }
       if case .key(let bytes) = notice.scope, lower.options.keyHashing != nil {
-        state.withLock { state in
-          if let key = state.keysByDigest.removeValue(forKey: bytes) {
-            state.versions[stripe(key)] &+= 1
-            upper.remove(key)
-          } else {
+        let refreshed = state.withLock { state -> KeyType? in
+          guard let key = state.keysByDigest[bytes] else {
             // Not in `upper`; a get in flight may be about to copy it up.
             bumpVersions(&state)
+            return nil
           }
+          if notice.isRefresh { return key }
+          state.keysByDigest[bytes] = nil
+          drop(key, &state)
+          return nil
         }
+        if let refreshed { reread(refreshed) }
       } else if case .key(let bytes) = notice.scope,
         let key = makeKey(String(decoding: bytes, as: UTF8.self))
       {
-        state.withLock { state in
-          state.versions[stripe(key)] &+= 1
-          upper.remove(key)
+        if notice.isRefresh {
+          reread(key)
+        } else {
+          state.withLock { drop(key, &$0) }
         }
       } else {
         state.withLock { state in
@@ -238,6 +254,25 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
         }
       }
       onInvalidation?(notice)
+    }
+  }
+
+  /// Removes `key` from `upper`, so no get in flight copies an older value up.
+  private func drop(_ key: KeyType, _ state: inout State) {
+    state.versions[stripe(key)] &+= 1
+    upper.remove(key)
+  }
+
+  /// Replaces `upper`'s copy of `key`, refreshed in `lower` by another instance, with
+  /// the new value; the old copy (still valid until its expiry) is served meanwhile.
+  private func reread(_ key: KeyType) {
+    guard let version = version(of: key) else { return }
+    lower.entry(forKey: key).onCompletion { [self] result in
+      if case .success(let entry) = result {
+        copyUp(entry.value, key: key, expiresAt: entry.expiresAt, since: version)
+      } else {
+        state.withLock { drop(key, &$0) }
+      }
     }
   }
 
@@ -295,20 +330,44 @@ extension CoherentCache where Upper: TimedCacheLevel {
   /// let flight = PostgresSingleFlight(level: shared, listener: listener)
   /// let user = try await cache.get("user:42", through: flight) { key in try await api.user(key) }
   /// ```
+  @inlinable
   public func get(
     _ key: KeyType, through flight: PostgresSingleFlight<KeyType>,
     orLoad loader: @escaping @Sendable (KeyType) async throws -> Loaded<Data>
   ) async throws -> Data {
-    precondition(flight.level === lower, "the flight must be over this cache's lower level")
     let version = version(of: key)
-    if let version, let hit = try? await upper.entry(forKey: key) {
-      if flight.refreshAhead != nil { refresh(key, hit, through: flight, loader, since: version) }
-      return hit.value
+    if let version {
+      if flight.refreshAhead == nil {
+        // Nothing to refresh: the cheaper read.
+        let first: Future<Data> = upper.get(key)
+        if let value = try? await first.value { return value }
+      } else {
+        let first: Future<CacheEntry<Data>> = upper.entry(forKey: key)
+        if let hit = try? await first.value {
+          if flight.isDue(hit.expiresAt) {
+            refresh(key, hit, through: flight, loader, since: version)
+          }
+          return hit.value
+        }
+      }
     }
+    return try await load(key, through: flight, loader, since: version)
+  }
+
+  /// The rest of ``get(_:through:orLoad:)`` after a miss in `upper` (or with `upper`
+  /// bypassed: `version` nil).
+  @usableFromInline
+  func load(
+    _ key: KeyType, through flight: PostgresSingleFlight<KeyType>,
+    _ loader: @escaping @Sendable (KeyType) async throws -> Loaded<Data>, since version: UInt64?
+  ) async throws -> Data {
+    precondition(flight.level === lower, "the flight must be over this cache's lower level")
     let found = try await flight.entry(key, orLoad: loader)
     if let version {
       copyUp(found.value, key: key, expiresAt: found.expiresAt, since: version)
-      if flight.refreshAhead != nil { refresh(key, found, through: flight, loader, since: version) }
+      if flight.isDue(found.expiresAt) {
+        refresh(key, found, through: flight, loader, since: version)
+      }
     } else {
       flight.refreshIfDue(key, found, loader)
     }
@@ -316,6 +375,7 @@ extension CoherentCache where Upper: TimedCacheLevel {
   }
 
   /// ``get(_:through:orLoad:)`` with values stored under `lower`'s default expiry.
+  @inlinable
   public func get(
     _ key: KeyType, through flight: PostgresSingleFlight<KeyType>,
     orLoad loader: @escaping @Sendable (KeyType) async throws -> Data
@@ -325,7 +385,8 @@ extension CoherentCache where Upper: TimedCacheLevel {
 
   /// Starts the flight's refresh of `key` when `found` is due; the new value goes into
   /// `upper` unless a write or notice for its stripe arrived since `version`.
-  private func refresh(
+  @usableFromInline
+  func refresh(
     _ key: KeyType, _ found: CacheEntry<Data>, through flight: PostgresSingleFlight<KeyType>,
     _ loader: @escaping @Sendable (KeyType) async throws -> Loaded<Data>, since version: UInt64
   ) {

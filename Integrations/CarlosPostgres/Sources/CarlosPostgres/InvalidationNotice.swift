@@ -3,8 +3,9 @@ import Foundation
 /// What a write tells other processes through PostgreSQL's `NOTIFY`: that one key,
 /// or every key, of a namespace changed.
 ///
-/// The payload is `v1 <sender> <k|n> <namespace base64> [<key base64>]` separated by
-/// tabs, so any namespace and key (NUL included) fit in PostgreSQL's text payload.
+/// The payload is `v1 <sender> <k|r|n> <namespace base64> [<key base64>]` separated by
+/// tabs, so any namespace and key (NUL included) fit in PostgreSQL's text payload
+/// (`r`: a key refreshed ahead of its expiry, see ``isRefresh``).
 /// A key whose notice would exceed the 8,000-byte payload limit is sent as a
 /// namespace-wide notice instead: receivers drop everything of that namespace.
 public struct InvalidationNotice: Sendable, Hashable {
@@ -27,12 +28,17 @@ public struct InvalidationNotice: Sendable, Hashable {
   public var namespace: String
   /// What changed.
   public var scope: Scope
+  /// Whether the key's value was reloaded ahead of its expiry (by a
+  /// ``PostgresSingleFlight``) rather than written: the previous value stays valid
+  /// until its own expiry, so a holder may keep serving it until it has the new one.
+  public var isRefresh: Bool
 
-  /// Creates a notice.
-  public init(sender: UUID, namespace: String, scope: Scope) {
+  /// Creates a notice; `isRefresh` only applies to a key's notice.
+  public init(sender: UUID, namespace: String, scope: Scope, isRefresh: Bool = false) {
     self.sender = sender
     self.namespace = namespace
     self.scope = scope
+    self.isRefresh = isRefresh && scope != .namespace
   }
 
   /// The text sent as the notification's payload.
@@ -40,7 +46,7 @@ public struct InvalidationNotice: Sendable, Hashable {
     let head = "v1\t\(sender.uuidString)\t"
     let space = Data(namespace.utf8).base64EncodedString()
     if case .key(let key) = scope {
-      let text = head + "k\t" + space + "\t" + key.base64EncodedString()
+      let text = head + (isRefresh ? "r\t" : "k\t") + space + "\t" + key.base64EncodedString()
       if text.utf8.count <= Self.maximumPayload { return text }
     }
     return head + "n\t" + space
@@ -54,9 +60,9 @@ public struct InvalidationNotice: Sendable, Hashable {
       let namespace = String(data: spaceData, encoding: .utf8)
     else { return nil }
     switch parts[2] {
-    case "k":
+    case "k", "r":
       guard parts.count == 5, let key = Data(base64Encoded: String(parts[4])) else { return nil }
-      self.init(sender: sender, namespace: namespace, scope: .key(key))
+      self.init(sender: sender, namespace: namespace, scope: .key(key), isRefresh: parts[2] == "r")
     case "n":
       guard parts.count == 4 else { return nil }
       self.init(sender: sender, namespace: namespace, scope: .namespace)

@@ -76,6 +76,7 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
   /// The payload of this level's namespace-wide notice, and the start of its key notices.
   private let namespaceNotice: String
   private let keyNoticeHead: String
+  private let refreshNoticeHead: String
   private let setup = Locked<SetupState>(.idle)
   private let counters = Locked<Counters>(Counters())
   /// The latest enforcement; each new one waits for it, so they never overlap.
@@ -116,6 +117,9 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
       .payload
     keyNoticeHead =
       InvalidationNotice(sender: sender, namespace: namespace, scope: .key(Data()))
+      .payload
+    refreshNoticeHead =
+      InvalidationNotice(sender: sender, namespace: namespace, scope: .key(Data()), isRefresh: true)
       .payload
     switch options.durability {
     case .unlogged: queries = TableQueries<UnloggedCacheTable>()
@@ -202,6 +206,12 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
   /// nothing and removes any older value.
   @discardableResult
   public func set(_ value: Data, forKey key: Key, expiry: Expiry) -> Future<Void> {
+    set(value, forKey: key, expiry: expiry, isRefresh: false)
+  }
+
+  /// ``set(_:forKey:expiry:)``, noticed as a refresh (``InvalidationNotice/isRefresh``)
+  /// when `isRefresh`.
+  func set(_ value: Data, forKey key: Key, expiry: Expiry, isRefresh: Bool) -> Future<Void> {
     let keyData: Data
     do { keyData = try encode(key) } catch { return Future(error) }
     guard value.count <= options.maximumValueSize else {
@@ -210,7 +220,7 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
       return delete(keyData).flatMap { _ in Future<Void>(tooLarge) }
     }
     guard let row = row(value, keyData, expiry) else { return delete(keyData) }
-    let notice = notice(.key(keyData))
+    let notice = notice(.key(keyData), isRefresh: isRefresh)
     return write("set") { [self] in
       try await queries.upsert(client, row, notice: notice)
       noteWritten(bytes: keyData.count + value.count)
@@ -458,11 +468,11 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
   }
 
   /// The notice payload for a change of `scope`, or nil when the level sends none.
-  private func notice(_ scope: InvalidationNotice.Scope) -> String? {
+  private func notice(_ scope: InvalidationNotice.Scope, isRefresh: Bool = false) -> String? {
     guard options.publishesInvalidations else { return nil }
     // The same text as `InvalidationNotice.payload`, built from the parts made once.
     guard case .key(let key) = scope else { return namespaceNotice }
-    let payload = keyNoticeHead + key.base64EncodedString()
+    let payload = (isRefresh ? refreshNoticeHead : keyNoticeHead) + key.base64EncodedString()
     return payload.utf8.count <= InvalidationNotice.maximumPayload ? payload : namespaceNotice
   }
 

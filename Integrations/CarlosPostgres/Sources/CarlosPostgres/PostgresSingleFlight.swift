@@ -56,6 +56,9 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
   private let refreshes = Locked(Refreshes())
   private let wakeups = Wakeups()
   private let subscription: ListenerSubscription?
+  private let clock: any CacheClock
+  /// ``refreshAhead`` in seconds.
+  private let refreshWindow: Double?
 
   /// Loads through `level` once per key across instances. `listener`, when given,
   /// wakes waiting gets as soon as another instance stores the value (without it they
@@ -72,6 +75,8 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
     self.lease = lease
     self.timeout = timeout
     self.refreshAhead = refreshAhead
+    clock = level.options.clock
+    refreshWindow = refreshAhead.map(Self.seconds)
     let wakeups = self.wakeups
     let namespace = level.name
     subscription = listener?.subscribe { event in
@@ -144,9 +149,7 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
   ) {
     guard let expiresAt = found.expiresAt, isDue(expiresAt),
       let keyData = try? level.encode(key),
-      refreshes.withLock({
-        $0.claim(keyData, expiringAt: expiresAt, now: level.options.clock.now())
-      })
+      refreshes.withLock({ $0.claim(keyData, expiringAt: expiresAt, now: clock.now()) })
     else { return }
     Task {
       do {
@@ -161,9 +164,10 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
   }
 
   /// Whether a value expiring at `expiresAt` is due for a refresh now.
-  private func isDue(_ expiresAt: Date?) -> Bool {
-    guard let refreshAhead, let expiresAt else { return false }
-    return expiresAt.timeIntervalSince(level.options.clock.now()) < Self.seconds(refreshAhead)
+  @usableFromInline
+  func isDue(_ expiresAt: Date?) -> Bool {
+    guard let refreshWindow, let expiresAt else { return false }
+    return expiresAt.timeIntervalSince(clock.now()) < refreshWindow
   }
 
   /// Loads and stores `key` again if this instance gets its lease and the stored value
@@ -181,7 +185,7 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
         try? await level.releaseLease(keyData, owner: owner).value
         return nil
       }
-      let entry = try await store(key, loader(key))
+      let entry = try await store(key, loader(key), isRefresh: true)
       try? await level.releaseLease(keyData, owner: owner).value
       counters.withLock { $0.refreshes += 1 }
       return entry
@@ -239,12 +243,14 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
     }
   }
 
-  /// Stores `loaded` under `key` (a `.never` expiry: the level's default) and returns
-  /// its entry as stored.
-  private func store(_ key: Key, _ loaded: Loaded<Data>) async throws -> CacheEntry<Data> {
+  /// Stores `loaded` under `key` (a `.never` expiry: the level's default), noticed as
+  /// a refresh when `isRefresh`, and returns its entry as stored.
+  private func store(_ key: Key, _ loaded: Loaded<Data>, isRefresh: Bool = false) async throws
+    -> CacheEntry<Data>
+  {
     let expiry = loaded.expiry == .never ? level.options.defaultExpiry : loaded.expiry
-    let now = level.options.clock.now()
-    try await level.set(loaded.value, forKey: key, expiry: expiry).value
+    let now = clock.now()
+    try await level.set(loaded.value, forKey: key, expiry: expiry, isRefresh: isRefresh).value
     let expiresAt: Date? =
       switch expiry {
       case .never: nil

@@ -7,6 +7,8 @@
 //   (the statement the level runs), one at a time;
 // - set: PostgresCacheLevel.set (with and without its invalidation notice) vs a raw
 //   prepared upsert of the same row, one at a time;
+// - memory hits of a CoherentCache, plain and through a PostgresSingleFlight (with and
+//   without refresh ahead), vs the memory level alone;
 // - 1,000 concurrent gets through the level, for several pool sizes;
 // - invalidation propagation to a second process (the example executable):
 //   p50 and p99 from the start of a set to the moment the other process receives
@@ -202,6 +204,53 @@ try await withClient(url, connections: 4) { client in
   print(
     "| level set + NOTIFY vs raw upsert + pg_notify | | "
       + "\(String(format: "%.2f", levelSet / rawNotifyingSet)) |")
+}
+
+// Memory hits of a coherent cache: plain, through a single flight, and through one
+// that refreshes ahead (the value far from its expiry), against the memory level alone.
+try await withClient(url, connections: 4) { client in
+  let listener = PostgresInvalidationListener(client: client)
+  let listening = Task { await listener.run() }
+  defer { listening.cancel() }
+  await listener.waitUntilListening()
+  let level = try PostgresCacheLevel<String>(
+    client: client,
+    options: PostgresCacheOptions(
+      namespace: namespace + "-hits", defaultExpiry: .after(.seconds(300))))
+  let memory = MemoryCacheLevel<String, Data>(capacity: 1000)
+  let coherent = CoherentCache(upper: memory, lower: level, listener: listener)
+  let flight = PostgresSingleFlight(level: level, listener: listener)
+  let refreshing = PostgresSingleFlight(
+    level: level, listener: listener, refreshAhead: .milliseconds(50))
+  let load: @Sendable (String) async throws -> Data = { _ in Data(repeating: 0x61, count: 100) }
+  _ = try await coherent.get("hot", through: flight, orLoad: load)
+  _ = try await memory.get("hot").value  // copied up
+  let hits = perRound * 50
+  var rows: [(String, [Double])] = [
+    ("memory level get", []), ("coherent get", []), ("coherent get through a flight", []),
+    ("coherent get through a flight refreshing ahead", []),
+  ]
+  for _ in 0..<rounds {
+    rows[0].1.append(try await perOperation(hits) { _ = try await memory.get("hot").value })
+    rows[1].1.append(try await perOperation(hits) { _ = try await coherent.get("hot").value })
+    rows[2].1.append(
+      try await perOperation(hits) {
+        _ = try await coherent.get("hot", through: flight, orLoad: load)
+      })
+    rows[3].1.append(
+      try await perOperation(hits) {
+        _ = try await coherent.get("hot", through: refreshing, orLoad: load)
+      })
+  }
+  let baseline = median(rows[0].1)
+  print("")
+  print("| memory hit (\(hits) per round) | time per hit | ratio to the memory level |")
+  print("|---|---|---|")
+  for (name, times) in rows {
+    print(
+      "| \(name) | \(String(format: "%.0f ns", median(times))) | "
+        + "\(String(format: "%.2f", median(times) / baseline)) |")
+  }
 }
 
 print("")

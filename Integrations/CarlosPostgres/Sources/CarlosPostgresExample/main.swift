@@ -7,7 +7,8 @@
 // (it prints `invalidated KEY`), so its next `get` reads the new value from
 // PostgreSQL. The tests and the benchmark drive the same commands through a pipe;
 // they also use `hammer KEY BYTE COUNT SIZE` (COUNT sets of SIZE bytes all equal to
-// BYTE) and `ping`.
+// BYTE), `lead KEY LEASE_MS` (starts a PostgresSingleFlight get of KEY with a lease
+// of LEASE_MS whose load prints `loading KEY` and never ends) and `ping`.
 import Carlos
 import CarlosPostgres
 import Foundation
@@ -75,6 +76,18 @@ func runExample() async throws {
         let value = Data(repeating: UInt8(parts[0]), count: parts[2])
         for _ in 0..<parts[1] { try await shared.set(value, forKey: words[1]).value }
         say("ok")
+      case ("lead", 3):
+        guard let milliseconds = Int(words[2]) else { throw ExampleError.usage }
+        let flight = PostgresSingleFlight(
+          level: shared, listener: listener, lease: .milliseconds(milliseconds))
+        let key = words[1]
+        Task {
+          _ = try? await flight.get(key) { key in
+            say("loading \(key)")
+            try await Task.sleep(for: .seconds(3600))
+            return Data()
+          }
+        }
       case ("ping", 1):
         say("pong")
       case ("quit", 1):

@@ -33,6 +33,42 @@ struct CoherentCacheTests {
   }
 
   @Test(
+    "a refresh notice keeps the key's copy in the upper level, served until the new value read from the lower level replaces it"
+  )
+  func refreshNoticeReplacesTheCopy() async throws {
+    try await PostgresTestServer.withClient { client in
+      let namespace = PostgresTestServer.namespace()
+      let lower = try PostgresCacheLevel<String>(
+        client: client, options: .init(namespace: namespace))
+      // Another instance's level, whose writes send no notice of their own.
+      let other = try PostgresCacheLevel<String>(
+        client: client, options: .init(namespace: namespace, publishesInvalidations: false))
+      let listener = PostgresInvalidationListener(client: client)
+      let listening = Task { await listener.run() }
+      defer { listening.cancel() }
+      let memory = MemoryCacheLevel<String, Data>(capacity: 10)
+      let cache = CoherentCache(upper: memory, lower: lower, listener: listener)
+      try await withTimeout(.seconds(20), "the listener") { await listener.waitUntilListening() }
+      try await cache.set(Data("v1".utf8), forKey: "k").value
+      try await other.set(Data("v2".utf8), forKey: "k").value
+      let refresh = InvalidationNotice(
+        sender: other.instanceID, namespace: namespace, scope: .key(Data("k".utf8)),
+        isRefresh: true)
+      _ = try await client.query(
+        "SELECT pg_notify(\(InvalidationNotice.channel), \(refresh.payload))"
+      ).collect()
+      let seen = Mutex<[String]>([])
+      try await eventually(within: .seconds(10), "v2 in memory") {
+        let value = await outcome(memory.get("k"))
+        let text = (try? value.get()).map { String(decoding: $0, as: UTF8.self) } ?? "miss"
+        seen.withLock { $0.append(text) }
+        if text != "v2" { throw WaitTimedOut(what: "v2") }
+      }
+      #expect(!seen.withLock { $0.contains("miss") }, "\(seen.withLock { $0 })")
+    }
+  }
+
+  @Test(
     "another writer's set, remove and long-key set drop keys from the upper level; own notices are ignored"
   )
   func noticesDropKeys() async throws {

@@ -102,6 +102,53 @@ struct ServerFailureTests {
     }
   }
 
+  @Test(
+    "server killed while a lease holder loads: every get ends within its timeout with a value or a clear error; after the restart, gets load again"
+  )
+  func killedMidLoad() async throws {
+    try await withCluster { cluster in
+      try await cluster.start()
+      var configuration = try await cluster.configuration()
+      configuration.options.connectTimeout = .milliseconds(200)
+      try await PostgresTestServer.withRunningClient(configuration) { client in
+        let shared = options()
+        let flights = try (0..<2).map { _ in
+          PostgresSingleFlight(
+            level: try PostgresCacheLevel<String>(client: client, options: shared),
+            timeout: .seconds(5))
+        }
+        let origin = SingleFlightTests.GatedOrigin()
+        origin.hold()
+        let holder = Task { try await flights[0].get("k", orLoad: origin.load) }
+        try await eventually(within: .seconds(20), "the holder's load") {
+          if origin.loads == 0 { throw WaitTimedOut(what: "a load") }
+        }
+        let waiters = (0..<5).map { _ in
+          Task { try await flights[1].get("k", orLoad: origin.load) }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        try await cluster.kill()
+        origin.release()
+        for task in [holder] + waiters {
+          let result = try await withTimeout(.seconds(20), "a get to end") {
+            () async -> Result<Data, any Error> in
+            do { return .success(try await task.value) } catch { return .failure(error) }
+          }
+          switch result {
+          case .success(let value): #expect(value == Data("k #1".utf8))
+          case .failure(let error): #expect(isUnavailable(error), "\(error)")
+          }
+        }
+
+        try await cluster.start()
+        let value = try await eventually(within: .seconds(60), "a get after the restart") {
+          try await flights[1].get("k", orLoad: origin.load)
+        }
+        #expect(value.starts(with: Data("k #".utf8)))
+      }
+    }
+  }
+
   /// Runs `body` with a cluster of its own, removed afterwards whatever happens.
   func withCluster(_ body: (ThrowawayCluster) async throws -> Void) async throws {
     let cluster = try await ThrowawayCluster()

@@ -4,7 +4,9 @@
 //   carlos-service-example serve <port> none|framework|carlos|carlos-once <upstream-url> [database-url]
 //
 // carlos-once: the Carlos pipeline with one upstream load per user across instances
-// (PostgresSingleFlight).
+// (PostgresSingleFlight). Environment of the Carlos modes: CARLOS_SERVICE_LIFETIME_MS
+// (how long users are kept; 300,000 by default) and, for carlos-once,
+// CARLOS_SERVICE_REFRESH_AHEAD_MS (refresh users that long before they expire).
 //   carlos-service-example staleness <writer-url> <reader-url> <writes>
 //
 // A server prints `listening <port>` once it accepts connections (port 0 picks one).
@@ -58,9 +60,13 @@ func run() async throws {
       guard values.count == 5 else { fail("\(values[2]) needs a database URL") }
       let postgres = PostgresClient(configuration: try DatabaseURL.configuration(values[4]))
       let listener = PostgresInvalidationListener(client: postgres)
+      let environment = ProcessInfo.processInfo.environment
+      let lifetime = environment["CARLOS_SERVICE_LIFETIME_MS"].flatMap(Int.init) ?? 300_000
+      let refreshAhead = environment["CARLOS_SERVICE_REFRESH_AHEAD_MS"].flatMap(Int.init)
       let store = try CarlosStore(
         postgres: postgres, listener: listener, upstream: upstream, client: client,
-        singleFlight: values[2] == "carlos-once")
+        lifetime: .milliseconds(lifetime), singleFlight: values[2] == "carlos-once",
+        refreshAhead: refreshAhead.map { .milliseconds($0) })
       var app = UserService.application(store: store, port: port, onServerRunning: announce)
       // Stopped in reverse order: the server, the HTTP client, the listener, the level
       // (its writes in flight finish), then the PostgreSQL client.

@@ -18,21 +18,26 @@ public final class CarlosStore: UserStore {
   /// With `singleFlight`, the load of a user missing everywhere, once across instances.
   private let flight: PostgresSingleFlight<String>?
 
-  /// A store over `postgres` (namespace `namespace`) and `upstream`, fed by `listener`.
+  /// A store over `postgres` (namespace `namespace`) and `upstream`, fed by `listener`,
+  /// keeping users for `lifetime`.
   /// With `singleFlight`, a user missing from every level is loaded from the upstream
   /// by one instance only (``PostgresSingleFlight``), whatever number of instances
-  /// miss it at once.
+  /// miss it at once; with `refreshAhead` too, a user about to expire is reloaded by
+  /// one instance while all keep serving the old copy.
   public init(
     postgres: PostgresClient, listener: PostgresInvalidationListener, upstream: URL,
-    client: HTTPClient, namespace: String = "users", singleFlight: Bool = false
+    client: HTTPClient, namespace: String = "users", lifetime: Duration = .seconds(300),
+    singleFlight: Bool = false, refreshAhead: Duration? = nil
   ) throws {
     shared = try PostgresCacheLevel<String>(
       client: postgres,
-      options: PostgresCacheOptions(namespace: namespace, defaultExpiry: .after(.seconds(300))))
+      options: PostgresCacheOptions(namespace: namespace, defaultExpiry: .after(lifetime)))
     coherent = CoherentCache(upper: memory, lower: shared, listener: listener)
     self.upstream = Upstream.users(at: upstream, client: client)
     cache = coherent >>> self.upstream
-    flight = singleFlight ? PostgresSingleFlight(level: shared, listener: listener) : nil
+    flight =
+      singleFlight
+      ? PostgresSingleFlight(level: shared, listener: listener, refreshAhead: refreshAhead) : nil
   }
 
   /// The user, from memory, else PostgreSQL, else the upstream.

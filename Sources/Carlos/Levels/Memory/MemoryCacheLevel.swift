@@ -188,6 +188,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
 
   /// Answers with the value stored under `key` with when it was stored and when it
   /// expires; fails like ``get(_:)``. Counts as a read (it slides an after-access expiry).
+  @inlinable
   public func entry(forKey key: Key) -> Future<CacheEntry<Value>> {
     var report = EntryShard<Key, Value>.ReadReport()
     report.wantsTimes = true

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 
 /// The example executable run as a second process, driven through its standard
@@ -95,6 +96,12 @@ final class ExampleProcess: Sendable {
       try? await Task.sleep(for: .milliseconds(10))
     }
     if process.isRunning { process.terminate() }
+  }
+
+  /// Kills the process with SIGKILL (no clean-up of any kind) and waits for it to end.
+  func kill() async {
+    _ = Glibc.kill(process.processIdentifier, SIGKILL)
+    while process.isRunning { try? await Task.sleep(for: .milliseconds(5)) }
   }
 
   /// The example executable SwiftPM builds next to the test binary.
