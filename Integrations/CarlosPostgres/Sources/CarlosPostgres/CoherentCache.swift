@@ -14,8 +14,11 @@ import Synchronization
 /// ```
 ///
 /// - Within the process it behaves like `upper >>> lower`: a get asks `upper`, then
-///   `lower`, and copies the value found there into `upper`; set, remove and clear
-///   reach both. A value from `lower` is copied up only if no write or notice for its
+///   `lower`, and copies the value found there into `upper` until the expiry it has
+///   in `lower` (so a value another process stored for a second is not kept longer
+///   upstairs); set, remove and clear reach both. With a `TimedCacheLevel` upstairs
+///   it is one too, and an `InsertingCacheLevel` whose `insertIfAbsent` is atomic
+///   across processes (framework drivers such as `CarlosPersistDriver` need both). A value from `lower` is copied up only if no write or notice for its
 ///   key arrived since the get started, so a slow read never brings back a value
 ///   another process has replaced.
 /// - Notices sent by `lower` itself are ignored (this cache already applied those
@@ -103,18 +106,33 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
   /// The rest of ``get(_:)`` after `upper`'s answer `first` was not a hit at once.
   @usableFromInline
   func get(_ key: KeyType, below first: Future<Data>, since version: UInt64) -> Future<Data> {
-    let promise = Promise<Data>()
+    read(key, below: first, since: version) { $0.value }
+  }
+
+  /// `first`'s value, or else `pick` of `lower`'s entry for `key`, whose value is
+  /// copied into `upper` until its expiry in `lower` (unless a write or notice for
+  /// its stripe arrived since `version` was read).
+  private func read<T: Sendable>(
+    _ key: KeyType, below first: Future<T>, since version: UInt64,
+    _ pick: @escaping @Sendable (CacheEntry<Data>) -> T
+  ) -> Future<T> {
+    let promise = Promise<T>()
     promise.onCancel { first.cancel() }
     first.onCompletion { [self] result in
       switch result {
       case .success(let value): promise.succeed(value)
       case .cancelled: promise.cancel()
       case .error:
-        let second = lower.get(key)
+        let second = lower.entry(forKey: key)
         promise.onCancel { second.cancel() }
         second.onCompletion { [self] result in
-          if case .success(let value) = result { copyUp(value, key: key, since: version) }
-          promise.complete(result)
+          switch result {
+          case .success(let entry):
+            copyUp(entry.value, key: key, expiresAt: entry.expiresAt, since: version)
+            promise.succeed(pick(entry))
+          case .error(let error): promise.fail(error)
+          case .cancelled: promise.cancel()
+          }
         }
       }
     }
@@ -313,6 +331,43 @@ extension CoherentCache where Upper.KeyType == String {
     self.init(
       upper: upper, lower: lower, listener: listener, makeKey: { $0 },
       onInvalidation: onInvalidation)
+  }
+}
+
+extension CoherentCache: TimedCacheLevel where Upper: TimedCacheLevel {
+  /// The entry in `upper`, else `lower`'s (copied up as ``get(_:)`` does), or only
+  /// `lower`'s while the listener is down.
+  public func entry(forKey key: KeyType) -> Future<CacheEntry<Data>> {
+    guard let version = version(of: key) else { return lower.entry(forKey: key) }
+    let first = upper.entry(forKey: key)
+    if case .success? = first.result { return first }
+    return read(key, below: first, since: version) { $0 }
+  }
+}
+
+extension CoherentCache: InsertingCacheLevel where Upper: TimedCacheLevel {
+  /// Stores `value` with `lower`'s default expiry unless `lower` holds a value for
+  /// `key`, atomically across every process; when stored, `upper` gets it too.
+  @discardableResult
+  public func insertIfAbsent(_ value: Data, forKey key: KeyType) -> Future<Bool> {
+    insertIfAbsent(value, forKey: key, expiry: lower.options.defaultExpiry)
+  }
+
+  /// Stores `value` until `expiry` unless `lower` holds a value for `key`, atomically
+  /// across every process; when stored, `upper` gets it too, with the same expiry,
+  /// unless a write or notice for its stripe arrived meanwhile.
+  @discardableResult
+  public func insertIfAbsent(_ value: Data, forKey key: KeyType, expiry: Expiry) -> Future<Bool> {
+    let version = version(of: key)
+    let now = lower.options.clock.now()
+    return lower.insertIfAbsent(value, forKey: key, expiry: expiry).map { [self] stored in
+      if stored, let version {
+        copyUp(
+          value, key: key, expiresAt: PostgresSingleFlight<KeyType>.date(expiry, from: now),
+          since: version)
+      }
+      return stored
+    }
   }
 }
 

@@ -251,13 +251,16 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
     let expiry = loaded.expiry == .never ? level.options.defaultExpiry : loaded.expiry
     let now = clock.now()
     try await level.set(loaded.value, forKey: key, expiry: expiry, isRefresh: isRefresh).value
-    let expiresAt: Date? =
-      switch expiry {
-      case .never: nil
-      case .after(let duration): now.addingTimeInterval(Self.seconds(duration))
-      case .at(let date): date
-      }
-    return CacheEntry(value: loaded.value, storedAt: now, expiresAt: expiresAt)
+    return CacheEntry(value: loaded.value, storedAt: now, expiresAt: Self.date(expiry, from: now))
+  }
+
+  /// When a value stored at `now` with `expiry` expires, or nil for never.
+  static func date(_ expiry: Expiry, from now: Date) -> Date? {
+    switch expiry {
+    case .never: nil
+    case .after(let duration): now.addingTimeInterval(seconds(duration))
+    case .at(let date): date
+    }
   }
 
   private static func seconds(_ duration: Duration) -> Double {

@@ -33,6 +33,46 @@ struct CoherentCacheTests {
   }
 
   @Test(
+    "a value copied up keeps the expiry it has in the lower level; entry and insertIfAbsent go through both levels"
+  )
+  func copiesKeepTheLowerExpiry() async throws {
+    try await PostgresTestServer.withClient { client in
+      let namespace = PostgresTestServer.namespace()
+      let clock = ManualClock()
+      let lower = try PostgresCacheLevel<String>(
+        client: client, options: .init(namespace: namespace, clock: clock))
+      let other = try PostgresCacheLevel<String>(
+        client: client, options: .init(namespace: namespace, clock: clock))
+      let listener = PostgresInvalidationListener(client: client)
+      let listening = Task { await listener.run() }
+      defer { listening.cancel() }
+      let memory = MemoryCacheLevel<String, Data>(capacity: 10, clock: clock)
+      let cache = CoherentCache(upper: memory, lower: lower, listener: listener)
+      try await withTimeout(.seconds(20), "the listener") { await listener.waitUntilListening() }
+      try await other.set(Data("short".utf8), forKey: "k", expiry: .after(.seconds(1))).value
+      // The set's notice may overtake the first copy up; a later get copies it.
+      try await eventually(within: .seconds(10), "a copy in memory") {
+        _ = try await cache.get("k").value
+        _ = try await memory.get("k").value
+      }
+      let entry = try await cache.entry(forKey: "k")
+      #expect(entry.expiresAt == clock.now().addingTimeInterval(1))
+      clock.advance(by: .milliseconds(1100))
+      #expect(await outcome(memory.get("k")).failure != nil, "expired upstairs too")
+      #expect(await outcome(cache.get("k")).failure != nil)
+
+      #expect(
+        try await cache.insertIfAbsent(Data("a".utf8), forKey: "i", expiry: .after(.seconds(5)))
+          .value)
+      #expect(try await !cache.insertIfAbsent(Data("b".utf8), forKey: "i").value)
+      #expect(try await !other.insertIfAbsent(Data("c".utf8), forKey: "i").value)
+      #expect(try await memory.get("i").value == Data("a".utf8))
+      #expect(
+        try await memory.entry(forKey: "i").expiresAt == clock.now().addingTimeInterval(5))
+    }
+  }
+
+  @Test(
     "a refresh notice keeps the key's copy in the upper level, served until the new value read from the lower level replaces it"
   )
   func refreshNoticeReplacesTheCopy() async throws {

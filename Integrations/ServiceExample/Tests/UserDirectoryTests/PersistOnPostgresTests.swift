@@ -67,4 +67,54 @@ struct PersistOnPostgresTests {
       #expect(ttl > .seconds(590) && ttl <= .seconds(600))
     }
   }
+
+  @Test(
+    "over coherent caches: create is atomic across instances, and a set through one instance's driver replaces the value the other holds in memory"
+  )
+  func coherentAcrossInstances() async throws {
+    try await withPostgres { client in
+      let listener = PostgresInvalidationListener(client: client)
+      let listening = Task { await listener.run() }
+      defer { listening.cancel() }
+      await listener.waitUntilListening()
+      let namespace = "persist-\(UUID().uuidString.prefix(8))"
+      let drivers = try (0..<2).map { _ in
+        CarlosPersistDriver(
+          CoherentCache(
+            upper: MemoryCacheLevel<String, Data>(capacity: 1_000),
+            lower: try PostgresCacheLevel<String>(
+              client: client, options: PostgresCacheOptions(namespace: namespace)),
+            listener: listener))
+      }
+      let created = try await withThrowingTaskGroup(of: Bool.self) { group in
+        for index in 0..<100 {
+          group.addTask {
+            do {
+              try await drivers[index % 2].create(
+                key: "session", value: index, expires: .seconds(60))
+              return true
+            } catch let error as PersistError where error == .duplicate {
+              return false
+            }
+          }
+        }
+        return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+      }
+      #expect(created == 1)
+      let first = try await drivers[0].get(key: "session", as: Int.self)
+      #expect(first != nil)
+      #expect(try await drivers[1].get(key: "session", as: Int.self) == first)
+      let ttl = try #require(try await drivers[1].getWithTTL(key: "session", as: Int.self)?.ttl)
+      #expect(ttl > .seconds(50) && ttl <= .seconds(60), "the expiry it has in PostgreSQL")
+
+      try await drivers[0].set(key: "session", value: -1, expires: nil)
+      let deadline = ContinuousClock.now + .seconds(10)
+      var seen = try await drivers[1].get(key: "session", as: Int.self)
+      while seen != -1, ContinuousClock.now < deadline {
+        try await Task.sleep(for: .milliseconds(20))
+        seen = try await drivers[1].get(key: "session", as: Int.self)
+      }
+      #expect(seen == -1, "the notice dropped the old value from the other instance's memory")
+    }
+  }
 }
