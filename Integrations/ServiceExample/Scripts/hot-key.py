@@ -2,7 +2,7 @@
 """One hot key with a short lifetime, asked for by every instance at once: how many
 times the upstream is asked, and what the gets cost.
 
-    Integrations/Scripts/with-postgres.sh python3 Integrations/ServiceExample/Scripts/hot-key.py [INSTANCES] [CONNECTIONS] [SECONDS] [REFRESH_AHEAD_MS]
+    Integrations/Scripts/with-postgres.sh python3 Integrations/ServiceExample/Scripts/hot-key.py [INSTANCES] [CONNECTIONS] [SECONDS] [REFRESH_AHEAD_MS] [ROUNDS]
 
 Needs DATABASE_URL (with-postgres.sh starts a throwaway PostgreSQL on loopback) and
 wrk. Builds the service in release mode (CARLOS_SERVICE_BINARY: use that binary
@@ -18,8 +18,10 @@ default). Rows:
 - `1 s, refresh ahead`: users kept 1 s, refreshed REFRESH_AHEAD_MS (40 by default)
   before they expire by one instance while all serve the old copy.
 
-For each: the upstream's requests during the run (origin loads), requests per second,
-and the worst instance's p50 and p99. Writes Results/hot-key.md.
+ROUNDS (2 by default) runs every row that many times, in alternating order (the machine
+is saturated, so a row's figures vary between runs). For each run: the upstream's
+requests during it (origin loads), requests per second, and the worst instance's p50
+and p99. Writes Results/hot-key.md.
 """
 import os
 import re
@@ -33,6 +35,7 @@ INSTANCES = int(sys.argv[1]) if len(sys.argv) > 1 else 4
 CONNECTIONS = int(sys.argv[2]) if len(sys.argv) > 2 else 64
 SECONDS = int(sys.argv[3]) if len(sys.argv) > 3 else 60
 REFRESH_AHEAD_MS = int(sys.argv[4]) if len(sys.argv) > 4 else 40
+ROUNDS = int(sys.argv[5]) if len(sys.argv) > 5 else 2
 
 
 def log(message):
@@ -71,7 +74,9 @@ def main():
             "CARLOS_SERVICE_REFRESH_AHEAD_MS": str(REFRESH_AHEAD_MS)}),
     ]
     rows = []
-    for name, environment in setups:
+    runs = [setup for round in range(ROUNDS)
+            for setup in (setups if round % 2 == 0 else setups[::-1])]
+    for name, environment in runs:
         ports = [start("serve", "0", "carlos-once", origin, url, environment=environment)
                  for _ in range(INSTANCES)]
         time.sleep(1)  # the instances' listeners start listening
@@ -86,12 +91,13 @@ def main():
 
     lines = [
         f"{INSTANCES} instances × {CONNECTIONS} connections (one wrk each) on one key for "
-        f"{SECONDS} s; upstream answers after 20 ms; worst instance's latency:",
+        f"{SECONDS} s per run, {ROUNDS} runs per row in alternating order; upstream answers "
+        "after 20 ms; worst instance's latency:",
         "",
         "| setup | origin loads | requests/s | p50 | p99 | errors |",
         "|---|--:|--:|--:|--:|--:|",
     ]
-    for name, loads, results in rows:
+    for name, loads, results in sorted(rows, key=lambda row: [s[0] for s in setups].index(row[0])):
         lines.append(
             f"| {name} | {loads} | {sum(r['rps'] for r in results):,.0f} | "
             f"{max(r['p50'] for r in results):.2f} ms | {max(r['p99'] for r in results):.2f} ms | "

@@ -8,6 +8,9 @@ protocol CacheQueries: Sendable {
   func createTable(_ client: PostgresClient) async throws
   func select(_ client: PostgresClient, namespace: String, key: Data, now: Int64) async throws
     -> (value: Data, storedAt: Int64, expiresAt: Int64?)?
+  func selectOrTakeLease(
+    _ client: PostgresClient, namespace: String, key: Data, now: Int64, owner: UUID, lease: Int64
+  ) async throws -> (value: Data?, storedAt: Int64?, expiresAt: Int64?, takenOver: Bool?)?
   func upsert(_ client: PostgresClient, _ row: EntryRow, notice: String?) async throws
   func insertIfAbsent(_ client: PostgresClient, _ row: EntryRow, notice: String?) async throws
     -> Bool
@@ -81,6 +84,14 @@ struct TableQueries<Table: CacheTable>: CacheQueries {
     let query = SelectEntry<Table>(namespace: namespace, key: key, now: now)
     guard let row = try await first(client.execute(query)) else { return nil }
     return (row.0, row.1, row.2)
+  }
+
+  func selectOrTakeLease(
+    _ client: PostgresClient, namespace: String, key: Data, now: Int64, owner: UUID, lease: Int64
+  ) async throws -> (value: Data?, storedAt: Int64?, expiresAt: Int64?, takenOver: Bool?)? {
+    let query = SelectOrTakeLease<Table>(
+      namespace: namespace, key: key, now: now, owner: owner, lease: lease)
+    return try await first(client.execute(query))
   }
 
   func upsert(_ client: PostgresClient, _ row: EntryRow, notice: String?) async throws {

@@ -70,3 +70,43 @@ struct ReleaseLease: PostgresPreparedStatement {
   }
   func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Int64.self) }
 }
+
+/// Reads one unexpired row of `Table` or, when there is none, takes the key's lease
+/// as ``TakeLease`` does, in one round trip. One row comes back: `(value, stored_at,
+/// expires_at, nil)` when a value was found, `(nil, nil, nil, takeover)` when the
+/// lease was taken; none when another instance holds the lease.
+struct SelectOrTakeLease<Table: CacheTable>: PostgresPreparedStatement {
+  typealias Row = (Data?, Int64?, Int64?, Bool?)
+  static var sql: String {
+    """
+    WITH found AS (
+      SELECT value, stored_at, expires_at FROM \(Table.name)
+      WHERE namespace = $1 AND key_hash = sha256($2) AND key = $2
+        AND (expires_at IS NULL OR expires_at > $3)),
+    taken AS (
+      INSERT INTO carlos_cache_leases AS held (namespace, key_hash, owner, deadline)
+      SELECT $1, sha256($2), $4, \(LeaseTable.now) + $5 WHERE NOT EXISTS (SELECT FROM found)
+      ON CONFLICT (namespace, key_hash) DO UPDATE
+        SET owner = EXCLUDED.owner, deadline = EXCLUDED.deadline
+        WHERE held.deadline < \(LeaseTable.now)
+      RETURNING xmax <> 0 AS takeover)
+    SELECT value, stored_at, expires_at, NULL::boolean FROM found
+    UNION ALL SELECT NULL, NULL, NULL, takeover FROM taken
+    """
+  }
+  var namespace: String
+  var key: Data
+  var now: Int64
+  var owner: UUID
+  var lease: Int64
+  func makeBindings() throws -> PostgresBindings {
+    var bindings = PostgresBindings(capacity: 5)
+    bindings.append(namespace)
+    try bindings.append(key)
+    bindings.append(now)
+    bindings.append(owner)
+    bindings.append(lease)
+    return bindings
+  }
+  func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+}

@@ -487,6 +487,34 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
     }
   }
 
+  /// The unexpired entry stored under the stored key `keyData`, or else the key's
+  /// lease for `owner` for `lease` (see ``takeLease(_:owner:lease:)``), in one round
+  /// trip: `.entry`, `.leased(takenOver:)`, or `.held` by another instance.
+  func lookUpOrTakeLease(_ keyData: Data, owner: UUID, lease: Duration) -> Future<Lookup> {
+    let now = Self.microseconds(options.clock.now())
+    let microseconds = Self.microseconds(lease)
+    return run("get") { [self] in
+      switch try await queries.selectOrTakeLease(
+        client, namespace: name, key: keyData, now: now, owner: owner, lease: microseconds)
+      {
+      case (let value?, let storedAt?, let expiresAt, _)?:
+        return .entry(Self.entry((value, storedAt, expiresAt)))
+      case (_, _, _, let takenOver?)?: return .leased(takenOver: takenOver)
+      default: return .held
+      }
+    }
+  }
+
+  /// What ``lookUpOrTakeLease(_:owner:lease:)`` found.
+  enum Lookup: Sendable {
+    /// The key's unexpired entry.
+    case entry(CacheEntry<Data>)
+    /// No value; the lease is the caller's now (`takenOver`: from a late holder).
+    case leased(takenOver: Bool)
+    /// No value; another instance holds the lease.
+    case held
+  }
+
   /// Takes the lease on the stored key `keyData` for `owner` for `lease`: nil when
   /// another instance holds it, else whether it was taken over from a late holder.
   func takeLease(_ keyData: Data, owner: UUID, lease: Duration) -> Future<Bool?> {

@@ -14,9 +14,9 @@ import Foundation
 ///
 /// - Within the process, concurrent gets of one key share one pass; each caller can
 ///   cancel its own wait alone.
-/// - A pass reads the stored value; on a miss it takes the key's lease (a row of
-///   `carlos_cache_leases`: an owner and a deadline `lease` ahead on the server's
-///   clock, taken atomically). The holder reads once more (the value may have just
+/// - A pass reads the stored value and, on a miss, takes the key's lease in the same
+///   statement (a row of `carlos_cache_leases`: an owner and a deadline `lease` ahead
+///   on the server's clock, taken atomically). The holder reads once more (the value may have just
 ///   been stored), loads, stores the value (whose notice wakes the others) and gives
 ///   the lease up. The others wait for that notice, or poll with a back-off from 5 ms
 ///   to 200 ms when there is no listener or a notice is lost, and read the value.
@@ -204,13 +204,15 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
     var backOff = Duration.milliseconds(5)
     var waited = false
     while true {
-      if let found = try await level.peek(keyData).value {
+      switch try await level.lookUpOrTakeLease(keyData, owner: owner, lease: lease).value {
+      case .entry(let found):
         counters.withLock { waited ? ($0.followedLoads += 1) : ($0.hits += 1) }
         return found
-      }
-      if let takenOver = try await level.takeLease(keyData, owner: owner, lease: lease).value {
+      case .leased(let takenOver):
         if takenOver { counters.withLock { $0.takeovers += 1 } }
         return try await lead(key, keyData, loader)
+      case .held:
+        break
       }
       guard start.duration(to: .now) < timeout else {
         throw PostgresCacheLevelError.timedOut(operation: "shared load", after: timeout)
