@@ -15,7 +15,7 @@ default). Rows:
 - `hit`: users kept 300 s, so every get is a hit (the latency to match);
 - `1 s, no refresh`: users kept 1 s; when the key expires, one instance loads it and
   the others' gets wait for that load;
-- `1 s, refresh ahead`: users kept 1 s, refreshed REFRESH_AHEAD_MS (40 by default)
+- `1 s, refresh ahead`: users kept 1 s, refreshed REFRESH_AHEAD_MS (60 by default)
   before they expire by one instance while all serve the old copy.
 
 ROUNDS (2 by default) runs every row that many times, in alternating order (the machine
@@ -34,7 +34,7 @@ from service import HERE, build, database, request, served, start, stop, to_ms
 INSTANCES = int(sys.argv[1]) if len(sys.argv) > 1 else 4
 CONNECTIONS = int(sys.argv[2]) if len(sys.argv) > 2 else 64
 SECONDS = int(sys.argv[3]) if len(sys.argv) > 3 else 60
-REFRESH_AHEAD_MS = int(sys.argv[4]) if len(sys.argv) > 4 else 40
+REFRESH_AHEAD_MS = int(sys.argv[4]) if len(sys.argv) > 4 else 60
 ROUNDS = int(sys.argv[5]) if len(sys.argv) > 5 else 2
 
 

@@ -18,9 +18,10 @@ import Synchronization
 ///   in `lower` (so a value another process stored for a second is not kept longer
 ///   upstairs); set, remove and clear reach both. With a `TimedCacheLevel` upstairs
 ///   it is one too, and an `InsertingCacheLevel` whose `insertIfAbsent` is atomic
-///   across processes (framework drivers such as `CarlosPersistDriver` need both). A value from `lower` is copied up only if no write or notice for its
-///   key arrived since the get started, so a slow read never brings back a value
-///   another process has replaced.
+///   across processes (framework drivers such as `CarlosPersistDriver` need both).
+///   A value from `lower` is copied up only if no write or notice for its key arrived
+///   since the get started, so a slow read never brings back a value another process
+///   has replaced.
 /// - Notices sent by `lower` itself are ignored (this cache already applied those
 ///   writes to `upper`). Writes made on `lower` directly, not through this cache,
 ///   reach other processes but not this process's `upper`.

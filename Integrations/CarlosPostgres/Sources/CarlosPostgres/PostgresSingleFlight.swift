@@ -16,9 +16,9 @@ import Foundation
 ///   cancel its own wait alone.
 /// - A pass reads the stored value and, on a miss, takes the key's lease in the same
 ///   statement (a row of `carlos_cache_leases`: an owner and a deadline `lease` ahead
-///   on the server's clock, taken atomically). The holder reads once more (the value may have just
-///   been stored), loads, stores the value (whose notice wakes the others) and gives
-///   the lease up. The others wait for that notice, or poll with a back-off from 5 ms
+///   on the server's clock, taken atomically). The holder reads once more (the value
+///   may have just been stored), loads, stores the value (whose notice wakes the
+///   others) and gives the lease up. The others wait for that notice, or poll with a back-off from 5 ms
 ///   to 200 ms when there is no listener or a notice is lost, and read the value.
 /// - A holder that dies or overruns its deadline loses the lease to the next instance
 ///   that asks after the deadline (counted as a takeover).
