@@ -24,6 +24,10 @@ struct TimerWheel: Sendable {
   @inlinable
   static func shift(_ level: Int) -> Int64 { Int64(30 + 6 * level) }
 
+  /// The tick of the finest wheel that `time` falls in.
+  @inlinable
+  static func tick(of time: Int64) -> Int64 { time >> shift(0) }
+
   /// The deadline of each slot, or ``none``.
   @usableFromInline var deadlines: ContiguousArray<Int64> = []
   @usableFromInline var next: ContiguousArray<Int> = []

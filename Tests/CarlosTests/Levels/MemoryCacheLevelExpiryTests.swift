@@ -36,6 +36,43 @@ struct MemoryCacheLevelExpiryTests {
     #expect(value(level, "kept") == 3)
   }
 
+  @Test(
+    "a set renewing an expiring value keeps it until its new time, through sweeps at the old one",
+    arguments: policies)
+  func renewedInPlace(policy: EvictionPolicy) throws {
+    let clock = ManualClock()
+    let level = MemoryCacheLevel<String, Int>(
+      capacity: 100, policy: policy, expiration: .afterWrite(.seconds(10)), clock: clock)
+    level.set(1, forKey: "a")
+    level.set(1, forKey: "other")
+    clock.advance(by: .milliseconds(200))  // within the timer wheel's current tick
+    level.set(2, forKey: "a")  // same cost: renewed in place, until 10.2 s
+    clock.advance(by: .milliseconds(9_900))  // 10.1 s: past the first time
+    level.set(3, forKey: "b")  // sweeps: "other" goes, "a" is scheduled again
+    level.removeExpired()
+    #expect(value(level, "a") == 2)
+    #expect(value(level, "other") == nil)
+    let expiresAt = try #require(level.entry(forKey: "a").result?.value?.expiresAt)
+    #expect(abs(expiresAt.timeIntervalSince(clock.now()) - 0.1) < 1e-6)
+    clock.advance(by: .milliseconds(100))
+    #expect(value(level, "a") == nil)
+    level.removeExpired()
+    #expect(level.count == 1, "only b is left")
+  }
+
+  @Test("an update renewing a value in a later tick still sweeps the values that expired")
+  func renewalInALaterTickSweeps() {
+    let clock = ManualClock()
+    let level = MemoryCacheLevel<String, Int>(
+      capacity: 100, expiration: .afterWrite(.seconds(3)), clock: clock)
+    level.set(1, forKey: "kept")
+    level.set(2, forKey: "brief", expiry: .after(.seconds(1)))
+    clock.advance(by: .seconds(2))
+    level.set(3, forKey: "kept")  // same cost, later deadline
+    #expect(level.count == 1)
+    #expect(value(level, "kept") == 3)
+  }
+
   @Test("after access: each read extends the life; an unread value expires")
   func afterAccess() {
     let clock = ManualClock()

@@ -145,23 +145,32 @@ struct EntryShard<Key: Hashable & Sendable, Value: Sendable>: ~Copyable, @unchec
     return records.future(slot, entry: entry, thread: thread)
   }
 
-  /// Replaces the value of `key` (whose hash is `hash`) by `value` stored at `now`,
-  /// when the shard holds the key with a value of the same `cost` that never
-  /// expires; answers with the entry's ticket, or 0 when it changed nothing. The
-  /// policy's view of the entry stays right: the cost did not change, and nothing
-  /// was or is scheduled to expire.
+  /// Replaces the value of `key` (whose hash is `hash`) by `value` stored at `now`
+  /// to expire at `deadline` (``TimerWheel/none``: never), when the shard holds the
+  /// key with a value of the same `cost` whose reads do not extend its life, and
+  /// which expires no later than `deadline` (never, when `deadline` is none);
+  /// answers with the entry's ticket, or 0 when it changed nothing. The policy's view
+  /// of the entry stays right: the cost did not change, and the timer wheel, which
+  /// holds the entry at its old deadline or not at all, finds it live there and
+  /// schedules it again at its new one.
   @inlinable
   mutating func replace(
-    _ key: Key, hash: Int, with value: Value, cost: Int, now: Int64, in records: Records
+    _ key: Key, hash: Int, with value: Value, cost: Int, now: Int64, deadline: Int64,
+    in records: Records
   ) -> UInt64 {
     guard let bucket = find(key, hash: hash, in: records) else { return 0 }
     let slot = slot(at: bucket)
     let entry = records.entry(slot)
-    guard records.node(slot).pointee.cost == cost, entry.pointee.deadline == TimerWheel.none
+    let node = records.node(slot)
+    let old = entry.pointee.deadline
+    guard node.pointee.cost == cost, node.pointee.flags & Records.slidesFlag == 0,
+      deadline == TimerWheel.none
+        ? old == TimerWheel.none : old != TimerWheel.none && old <= deadline
     else { return 0 }
     entry.pointee.value = value
     records.dropFuture(slot)
     entry.pointee.storedAt = now
+    entry.pointee.deadline = deadline
     return records.ticket(slot)
   }
 

@@ -93,9 +93,11 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
   @usableFromInline let source: ClockSource
   /// The latest time any writer saw, so readers never see time go backwards.
   @usableFromInline let latest = CacheLineBox(Atomic<Int64>(.min))
-  /// Whether any entry has a deadline (the timer wheel is not empty), as of the
-  /// last write: while none has, an update needs no expiry sweep.
-  @usableFromInline let hasDeadlines = CacheLineBox(Atomic<Bool>(false))
+  /// The last tick of the timer wheel's finest wheel (``TimerWheel/tick(of:)``) in
+  /// which an update needs no expiry sweep, as of the last write: the tick the wheel
+  /// was last advanced in (a sweep finds nothing new before the next tick), or
+  /// `Int64.max` while no entry has a deadline.
+  @usableFromInline let sweepFreeTick = CacheLineBox(Atomic<Int64>(.max))
   /// How long a read extends the life of a value stored under an after-access
   /// expiration policy, in nanoseconds (0 for other policies).
   @usableFromInline let slide: Int64
@@ -261,8 +263,9 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
       if latest.pointer.pointee.load(ordering: .relaxed) != table.latest {
         latest.pointer.pointee.store(table.latest, ordering: .relaxed)
       }
-      if hasDeadlines.pointer.pointee.load(ordering: .relaxed) != (table.wheel.count != 0) {
-        hasDeadlines.pointer.pointee.store((table.wheel.count != 0), ordering: .relaxed)
+      let sweepFree = table.wheel.count == 0 ? .max : TimerWheel.tick(of: table.wheel.time)
+      if sweepFreeTick.pointer.pointee.load(ordering: .relaxed) != sweepFree {
+        sweepFreeTick.pointer.pointee.store(sweepFree, ordering: .relaxed)
       }
       table.flushEvents()
       return result
@@ -380,8 +383,10 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
     }
     let clockNow = source.nanoseconds()
     let thread = threadStripe(key: stripeKey)
-    if slide == 0, case .never = expiry,
-      replace(key, hash: hash, with: value, cost: cost, at: clockNow, thread: thread)
+    if slide == 0,
+      replace(
+        key, hash: hash, with: value, cost: cost, expiry: expiry, lifetime: lifetime,
+        at: clockNow, thread: thread)
     {
       return storedFuture.future(for: thread)
     }
@@ -400,23 +405,29 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
     return storedFuture.future(for: thread)
   }
 
-  /// Replaces the value of a stored key by one of the same cost in the key's shard
-  /// alone, and records the update in the read buffer instead of taking the
-  /// policy's lock, when nothing else is needed: no entry of the level expires
-  /// (so there is nothing to sweep), nobody observes the level (so there is no
-  /// event to order), and the old value never expires either. Returns whether it did;
-  /// `thread` is the calling thread's number.
+  /// Replaces the value of a stored key by one of the same cost, valid until
+  /// `expiry` (or for `lifetime` nanoseconds, when given), in the key's shard alone,
+  /// and records the update in the read buffer instead of taking the policy's lock,
+  /// when nothing else is needed: no expiry sweep is due (no entry expires, or the
+  /// timer wheel was advanced within the current tick), nobody observes the level
+  /// (so there is no event to order), and the new value expires no earlier than the
+  /// old one (which the wheel then finds still live at its old deadline, and
+  /// schedules again). Returns whether it did; `thread` is the calling thread's number.
   @inlinable
   func replace(
-    _ key: Key, hash: Int, with value: Value, cost: Int, at clockNow: Int64, thread: Int
+    _ key: Key, hash: Int, with value: Value, cost: Int, expiry: Expiry, lifetime: Int64?,
+    at clockNow: Int64, thread: Int
   ) -> Bool {
-    guard !hasDeadlines.pointer.pointee.load(ordering: .relaxed), !hub.isObserved else {
-      return false
-    }
+    guard !hub.isObserved else { return false }
     let now = Swift.max(clockNow, latest.pointer.pointee.load(ordering: .relaxed))
+    guard TimerWheel.tick(of: now) <= sweepFreeTick.pointer.pointee.load(ordering: .relaxed)
+    else { return false }
+    let deadline = Self.deadline(of: expiry, lifetime: lifetime, storedAt: now)
+    guard deadline > now else { return false }
     let records = shards.records
     let ticket = shards.withShard(hash: hash) { shard in
-      shard.replace(key, hash: hash, with: value, cost: cost, now: now, in: records)
+      shard.replace(
+        key, hash: hash, with: value, cost: cost, now: now, deadline: deadline, in: records)
     }
     guard ticket != 0 else { return false }
     guard let drains = reads.recordUpdate(ticket, thread: thread) else {

@@ -198,33 +198,41 @@ struct EntryShardTests {
     #expect(fixture.records.entry(slot).pointee.deadline == now + 5_000)
   }
 
-  @Test("a value is replaced in place only by one of the same cost, and only if it never expires")
+  @Test(
+    "a value is replaced in place only by one of the same cost that expires no earlier, and never when reads extend its life"
+  )
   func replacesSameCost() {
     let fixture = Fixture()
     let (plain, expiring) = (Collider(id: 1, hash: 0x10), Collider(id: 2, hash: 0x20))
+    let sliding = Collider(id: 4, hash: 0x40)
+    let never = TimerWheel.none
     let plainSlot = fixture.insert(plain)
     let expiringSlot = fixture.insert(expiring, deadline: 1_000)
+    let slidingSlot = fixture.insert(sliding, deadline: 1_000, slides: true)
     let (before, _) = fixture.read(plain)
     let records = fixture.records
-
-    #expect(
-      fixture.shard.replace(plain, hash: plain.hash, with: 10, cost: 2, now: 5, in: records) == 0)
-    #expect(
-      fixture.shard.replace(expiring, hash: expiring.hash, with: 10, cost: 1, now: 5, in: records)
-        == 0)
-    #expect(
+    func replace(_ key: Collider, cost: Int = 1, deadline: Int64) -> UInt64 {
       fixture.shard.replace(
-        Collider(id: 3, hash: 0x10), hash: 0x10, with: 10, cost: 1, now: 5, in: records) == 0)
-    #expect(
-      fixture.shard.replace(plain, hash: plain.hash, with: 10, cost: 1, now: 5, in: records)
-        == records.ticket(plainSlot))
+        key, hash: key.hash, with: 10, cost: cost, now: 5, deadline: deadline, in: records)
+    }
+
+    #expect(replace(plain, cost: 2, deadline: never) == 0, "another cost")
+    #expect(replace(plain, deadline: 2_000) == 0, "a deadline where there was none")
+    #expect(replace(expiring, deadline: never) == 0, "no deadline where there was one")
+    #expect(replace(expiring, deadline: 999) == 0, "an earlier deadline")
+    #expect(replace(sliding, deadline: 2_000) == 0, "reads extend its life")
+    #expect(replace(Collider(id: 3, hash: 0x10), deadline: never) == 0, "another key")
+    #expect(replace(plain, deadline: never) == records.ticket(plainSlot))
+    #expect(replace(expiring, deadline: 1_500) == records.ticket(expiringSlot))
 
     #expect(records.entry(plainSlot).pointee.value == 10)
     #expect(records.entry(plainSlot).pointee.storedAt == 5)
     let (after, _) = fixture.read(plain)
     #expect(after !== before)
     #expect(after?.result?.value == 10)
-    #expect(records.entry(expiringSlot).pointee.value == 2)
+    #expect(records.entry(expiringSlot).pointee.value == 10)
+    #expect(records.entry(expiringSlot).pointee.deadline == 1_500)
+    #expect(records.entry(slidingSlot).pointee.value == 4)
   }
 
   @Test("records keep their entries and nodes as the store doubles")
