@@ -363,9 +363,7 @@ extension CoherentCache: InsertingCacheLevel where Upper: TimedCacheLevel {
     let now = lower.options.clock.now()
     return lower.insertIfAbsent(value, forKey: key, expiry: expiry).map { [self] stored in
       if stored, let version {
-        copyUp(
-          value, key: key, expiresAt: PostgresSingleFlight<KeyType>.date(expiry, from: now),
-          since: version)
+        copyUp(value, key: key, expiresAt: expiry.date(storedAt: now), since: version)
       }
       return stored
     }
@@ -379,8 +377,8 @@ extension CoherentCache where Upper: TimedCacheLevel {
   ///
   /// With the flight's ``PostgresSingleFlight/refreshAhead``, a hit in `upper` that
   /// expires within the window starts the flight's refresh; the instance that
-  /// refreshes puts the new value into its `upper`, the others drop the old one on the
-  /// refresh's notice and read the new one from `lower`.
+  /// refreshes puts the new value into its `upper`, the others keep serving the old
+  /// one until the refresh's notice has them read the new one from `lower`.
   ///
   /// ```swift
   /// let flight = PostgresSingleFlight(level: shared, listener: listener)

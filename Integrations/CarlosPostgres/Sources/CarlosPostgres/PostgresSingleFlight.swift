@@ -76,7 +76,7 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
     self.timeout = timeout
     self.refreshAhead = refreshAhead
     clock = level.options.clock
-    refreshWindow = refreshAhead.map(Self.seconds)
+    refreshWindow = refreshAhead?.inSeconds
     let wakeups = self.wakeups
     let namespace = level.name
     subscription = listener?.subscribe { event in
@@ -253,21 +253,7 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
     let expiry = loaded.expiry == .never ? level.options.defaultExpiry : loaded.expiry
     let now = clock.now()
     try await level.set(loaded.value, forKey: key, expiry: expiry, isRefresh: isRefresh).value
-    return CacheEntry(value: loaded.value, storedAt: now, expiresAt: Self.date(expiry, from: now))
-  }
-
-  /// When a value stored at `now` with `expiry` expires, or nil for never.
-  static func date(_ expiry: Expiry, from now: Date) -> Date? {
-    switch expiry {
-    case .never: nil
-    case .after(let duration): now.addingTimeInterval(seconds(duration))
-    case .at(let date): date
-    }
-  }
-
-  private static func seconds(_ duration: Duration) -> Double {
-    let (seconds, attoseconds) = duration.components
-    return Double(seconds) + Double(attoseconds) / 1e18
+    return CacheEntry(value: loaded.value, storedAt: now, expiresAt: expiry.date(storedAt: now))
   }
 }
 

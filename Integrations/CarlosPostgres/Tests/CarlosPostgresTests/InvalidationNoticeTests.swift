@@ -12,6 +12,21 @@ struct InvalidationNoticeTests {
     #expect(!notice.payload.utf8.contains(0), "PostgreSQL payloads cannot hold NUL")
   }
 
+  @Test("a refresh notice survives the round trip as one; a namespace-wide notice never is one")
+  func refreshRoundTrip() throws {
+    let refresh = InvalidationNotice(
+      sender: UUID(), namespace: "ns", scope: .key(Data("k".utf8)), isRefresh: true)
+    let read = try #require(InvalidationNotice(payload: refresh.payload))
+    #expect(read == refresh && read.isRefresh)
+    #expect(
+      InvalidationNotice(
+        payload: InvalidationNotice(sender: UUID(), namespace: "ns", scope: .key(Data("k".utf8)))
+          .payload)?.isRefresh == false)
+    #expect(
+      !InvalidationNotice(sender: UUID(), namespace: "ns", scope: .namespace, isRefresh: true)
+        .isRefresh)
+  }
+
   @Test("a key too long for a notification payload becomes a namespace-wide notice")
   func longKey() throws {
     let sender = UUID()
