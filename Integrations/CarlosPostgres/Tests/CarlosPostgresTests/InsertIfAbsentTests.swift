@@ -45,9 +45,12 @@ struct InsertIfAbsentTests {
   func atomicUnderConcurrency() async throws {
     try await PostgresTestServer.withClient { client in
       let namespace = PostgresTestServer.namespace()
+      // The test is about atomicity: 200 inserts queued on one row lock can take longer
+      // than the default 2 s on a busy shared machine (it did once in CI).
       let levels = try (0..<2).map { _ in
         try PostgresCacheLevel<String>(
-          client: client, options: PostgresCacheOptions(namespace: namespace))
+          client: client,
+          options: PostgresCacheOptions(namespace: namespace, operationTimeout: .seconds(30)))
       }
       let stored = try await withThrowingTaskGroup(of: Bool.self) { group in
         for index in 0..<200 {

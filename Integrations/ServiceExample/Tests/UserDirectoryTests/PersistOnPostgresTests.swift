@@ -23,8 +23,10 @@ struct PersistOnPostgresTests {
   func driver(_ client: PostgresClient, _ namespace: String) throws -> CarlosPersistDriver<
     InsertingComposition<MemoryCacheLevel<String, Data>, PostgresCacheLevel<String>>
   > {
+    // Generous timeouts: the tests race hundreds of writes on one row, on shared machines.
     let shared = try PostgresCacheLevel<String>(
-      client: client, options: PostgresCacheOptions(namespace: namespace))
+      client: client,
+      options: PostgresCacheOptions(namespace: namespace, operationTimeout: .seconds(30)))
     return CarlosPersistDriver(MemoryCacheLevel<String, Data>(capacity: 1_000) >>> shared)
   }
 
@@ -83,7 +85,8 @@ struct PersistOnPostgresTests {
           CoherentCache(
             upper: MemoryCacheLevel<String, Data>(capacity: 1_000),
             lower: try PostgresCacheLevel<String>(
-              client: client, options: PostgresCacheOptions(namespace: namespace)),
+              client: client,
+              options: PostgresCacheOptions(namespace: namespace, operationTimeout: .seconds(30))),
             listener: listener))
       }
       let created = try await withThrowingTaskGroup(of: Bool.self) { group in
