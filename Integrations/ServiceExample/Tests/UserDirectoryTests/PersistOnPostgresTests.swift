@@ -30,25 +30,33 @@ struct PersistOnPostgresTests {
     return CarlosPersistDriver(MemoryCacheLevel<String, Data>(capacity: 1_000) >>> shared)
   }
 
+  /// How many of `count` creates of one key, spread over `drivers` at once, succeed
+  /// (the others must fail with `PersistError.duplicate`).
+  static func successfulCreates<Driver: PersistDriver>(
+    _ count: Int, through drivers: [Driver], expires: Duration?
+  ) async throws -> Int {
+    try await withThrowingTaskGroup(of: Bool.self) { group in
+      for index in 0..<count {
+        group.addTask {
+          do {
+            try await drivers[index % drivers.count].create(
+              key: "session", value: index, expires: expires)
+            return true
+          } catch let error as PersistError where error == .duplicate {
+            return false
+          }
+        }
+      }
+      return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+    }
+  }
+
   @Test("of 200 creates of one key through two instances' drivers, exactly one succeeds")
   func createIsAtomicAcrossInstances() async throws {
     try await withPostgres { client in
       let namespace = "persist-\(UUID().uuidString.prefix(8))"
       let drivers = try [driver(client, namespace), driver(client, namespace)]
-      let created = try await withThrowingTaskGroup(of: Bool.self) { group in
-        for index in 0..<200 {
-          group.addTask {
-            do {
-              try await drivers[index % 2].create(key: "session", value: index, expires: nil)
-              return true
-            } catch let error as PersistError where error == .duplicate {
-              return false
-            }
-          }
-        }
-        return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
-      }
-      #expect(created == 1)
+      #expect(try await Self.successfulCreates(200, through: drivers, expires: nil) == 1)
       let first = try await drivers[0].get(key: "session", as: Int.self)
       let second = try await drivers[1].get(key: "session", as: Int.self)
       #expect(first != nil && first == second)
@@ -89,21 +97,7 @@ struct PersistOnPostgresTests {
               options: PostgresCacheOptions(namespace: namespace, operationTimeout: .seconds(30))),
             listener: listener))
       }
-      let created = try await withThrowingTaskGroup(of: Bool.self) { group in
-        for index in 0..<100 {
-          group.addTask {
-            do {
-              try await drivers[index % 2].create(
-                key: "session", value: index, expires: .seconds(60))
-              return true
-            } catch let error as PersistError where error == .duplicate {
-              return false
-            }
-          }
-        }
-        return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
-      }
-      #expect(created == 1)
+      #expect(try await Self.successfulCreates(100, through: drivers, expires: .seconds(60)) == 1)
       let first = try await drivers[0].get(key: "session", as: Int.self)
       #expect(first != nil)
       #expect(try await drivers[1].get(key: "session", as: Int.self) == first)
