@@ -30,6 +30,7 @@ let package = Package(
         .product(name: "NIOEmbedded", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "CarlosTracing", package: "CarlosObservability"),
+        "Baselines",
       ],
       path: "Benchmarks/CarlosBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
@@ -44,7 +45,7 @@ let package = Package(
       path: ".",
       exclude: [
         "Benchmarks", "Scripts", "README.md", "HitRatio/README.md", "hit-ratio-table.sh",
-        "hit-ratios.svg", "Footprint", "memory-scale.svg", "memory-scale-notes.md",
+        "hit-ratios.svg", "Footprint", "memory-scale.svg", "memory-scale-notes.md", "Baselines",
       ],
       sources: ["HitRatio"]
     ),
@@ -52,13 +53,24 @@ let package = Package(
     // subject per process; rooted like `HitRatio`, for the same reason.
     .executableTarget(
       name: "Footprint",
-      dependencies: [.product(name: "Carlos", package: "Carlos")],
+      dependencies: [.product(name: "Carlos", package: "Carlos"), "Baselines"],
       path: ".",
       exclude: [
         "Benchmarks", "Scripts", "README.md", "HitRatio", "hit-ratio-table.sh",
-        "hit-ratios.svg", "memory-scale.svg", "memory-scale-notes.md",
+        "hit-ratios.svg", "memory-scale.svg", "memory-scale-notes.md", "Baselines",
       ],
       sources: ["Footprint"]
+    ),
+    // The baselines that the benchmarks and the `Footprint` probes share; rooted like
+    // `HitRatio`.
+    .target(
+      name: "Baselines",
+      path: ".",
+      exclude: [
+        "Benchmarks", "Scripts", "README.md", "HitRatio", "hit-ratio-table.sh",
+        "hit-ratios.svg", "memory-scale.svg", "memory-scale-notes.md", "Footprint",
+      ],
+      sources: ["Baselines"]
     ),
   ],
   swiftLanguageModes: [.v6]

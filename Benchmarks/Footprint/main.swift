@@ -18,12 +18,14 @@
 // `probe-set-adaptive` / `probe-set-lru` [entries] time sets of new keys into a
 // level at 90 % of `entries` keys that holds them all (see `probeSets`).
 //
-// `probe-adaptive` / `probe-lru` / `probe-dictionary` [entries] instead store
+// `probe-adaptive` / `probe-lru` / `probe-textbook` / `probe-dictionary` [entries]
+// (`textbook`: the textbook exact LRU cache, `TextbookLRU`) instead store
 // `entries` Int keys, then do 200,000 gets of uniformly random stored keys in
 // `probeGets`, for a cache simulator to count what a hit touches:
 //
 //   valgrind --tool=callgrind --cache-sim=yes --toggle-collect='*probeGets*' \
 //     Benchmarks/.build/release/Footprint probe-adaptive 100000
+import Baselines
 import Carlos
 import Foundation
 
@@ -91,6 +93,10 @@ func probe(_ kind: String) {
     for key in 0..<entries { dictionary[key] = key }
     let frozen = dictionary
     get = { frozen[$0] }
+  } else if kind == "textbook" {
+    let cache = TextbookLRU<Int>(capacity: entries)
+    for key in 0..<entries { cache.set(key, key) }
+    get = { cache.get($0) }
   } else {
     let level = MemoryCacheLevel<Int, Int>(
       capacity: entries, policy: kind == "lru" ? .lru : .adaptiveTinyLFU)

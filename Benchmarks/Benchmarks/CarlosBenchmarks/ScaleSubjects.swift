@@ -1,3 +1,4 @@
+import Baselines
 import Benchmark
 import Carlos
 import Synchronization
@@ -64,78 +65,15 @@ final class ScaleShardedDictionary<Key: ScaleKey>: ScaleCache, @unchecked Sendab
   }
 }
 
-/// The nearest baseline to the `.lru` level: the textbook exact LRU cache, a
-/// dictionary from key to node number and a doubly linked list of nodes in
-/// arrays, behind one mutex. A hit moves its node to the front; a set of a new key
-/// at the capacity reuses the back node (the least recently used key, dropped).
+/// The nearest baseline to the `.lru` level: the textbook exact LRU cache
+/// (`TextbookLRU`, shared with the `Footprint` probes).
 final class ScaleLRUDictionary<Key: ScaleKey>: ScaleCache {
-  struct List {
-    let capacity: Int
-    var index: [Key: Int32] = [:]
-    var keys: [Key] = []
-    var values: [Int] = []
-    var previous: [Int32] = []
-    var next: [Int32] = []
-    /// The most and the least recently used nodes (-1: none).
-    var front: Int32 = -1
-    var back: Int32 = -1
+  private let cache: TextbookLRU<Key>
 
-    mutating func unlink(_ node: Int32) {
-      let (before, after) = (previous[Int(node)], next[Int(node)])
-      if before >= 0 { next[Int(before)] = after } else { front = after }
-      if after >= 0 { previous[Int(after)] = before } else { back = before }
-    }
+  init(capacity: Int) { cache = TextbookLRU(capacity: capacity) }
 
-    mutating func pushFront(_ node: Int32) {
-      previous[Int(node)] = -1
-      next[Int(node)] = front
-      if front >= 0 { previous[Int(front)] = node } else { back = node }
-      front = node
-    }
-
-    mutating func get(_ key: Key) -> Int? {
-      guard let node = index[key] else { return nil }
-      if node != front {
-        unlink(node)
-        pushFront(node)
-      }
-      return values[Int(node)]
-    }
-
-    mutating func set(_ value: Int, _ key: Key) {
-      if let node = index[key] {
-        values[Int(node)] = value
-        unlink(node)
-        pushFront(node)
-        return
-      }
-      let node: Int32
-      if keys.count < capacity {
-        node = Int32(keys.count)
-        keys.append(key)
-        values.append(value)
-        previous.append(-1)
-        next.append(-1)
-      } else {
-        node = back
-        unlink(node)
-        index.removeValue(forKey: keys[Int(node)])
-        keys[Int(node)] = key
-        values[Int(node)] = value
-      }
-      index[key] = node
-      pushFront(node)
-    }
-  }
-
-  private let list: Mutex<List>
-
-  init(capacity: Int) {
-    list = Mutex(List(capacity: Swift.max(1, capacity)))
-  }
-
-  func read(_ key: Key) { blackHole(list.withLock { $0.get(key) }) }
-  func write(_ value: Int, _ key: Key) { list.withLock { $0.set(value, key) } }
+  func read(_ key: Key) { blackHole(cache.get(key)) }
+  func write(_ value: Int, _ key: Key) { cache.set(value, key) }
   func drop(_ key: Key) {}
 }
 

@@ -22,6 +22,10 @@ final class StatisticsRecorder: Sendable {
 
   @usableFromInline static var stripeCount: Int { 16 }
   @usableFromInline let stripes: [Stripe]
+  /// The eviction counters: evictions are recorded by one thread at a time (the
+  /// holder of the level's eviction lock), so they are added to without a locked
+  /// instruction, which would wait for every pending store of the eviction.
+  @usableFromInline let evictionCounters = Stripe()
 
   @usableFromInline
   init() {
@@ -51,14 +55,17 @@ final class StatisticsRecorder: Sendable {
     stripe.loadNanoseconds.wrappingAdd(nanoseconds, ordering: .relaxed)
   }
 
+  /// Records the eviction of a value of `cost`. The caller holds the lock that
+  /// serialises the level's evictions.
   @inlinable
   func recordEviction(cost: Int) {
-    let stripe = stripe
-    stripe.evictions.wrappingAdd(1, ordering: .relaxed)
-    stripe.evictedCost.wrappingAdd(cost, ordering: .relaxed)
+    let counters = evictionCounters
+    counters.evictions.store(counters.evictions.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+    counters.evictedCost.store(
+      counters.evictedCost.load(ordering: .relaxed) &+ cost, ordering: .relaxed)
   }
 
-  /// The sum of every stripe.
+  /// The sum of every stripe, and the evictions.
   var snapshot: CacheStatistics {
     var total = CacheStatistics()
     var nanoseconds = 0
@@ -68,9 +75,9 @@ final class StatisticsRecorder: Sendable {
       total.loadSuccessCount += stripe.loadSuccesses.load(ordering: .relaxed)
       total.loadFailureCount += stripe.loadFailures.load(ordering: .relaxed)
       nanoseconds += stripe.loadNanoseconds.load(ordering: .relaxed)
-      total.evictionCount += stripe.evictions.load(ordering: .relaxed)
-      total.evictedCost += stripe.evictedCost.load(ordering: .relaxed)
     }
+    total.evictionCount += evictionCounters.evictions.load(ordering: .relaxed)
+    total.evictedCost += evictionCounters.evictedCost.load(ordering: .relaxed)
     total.totalLoadTime = .nanoseconds(nanoseconds)
     return total
   }

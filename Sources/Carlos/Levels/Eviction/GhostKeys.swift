@@ -58,4 +58,11 @@ struct GhostKeys: Sendable {
     guard entry >> 32 == Self.fingerprint(hash) else { return false }
     return drops &- UInt32(truncatingIfNeeded: entry) < limit
   }
+
+  /// Loads the slot of the key whose hash is `hash`, to bring its cache line in
+  /// before ``contains(_:)`` or ``add(_:)`` needs it; returns a value to be discarded.
+  @inlinable
+  func warm(_ hash: UInt64) -> UInt64 {
+    table[Int(truncatingIfNeeded: hash) & mask]
+  }
 }

@@ -198,6 +198,23 @@ struct WindowTinyLFU: Sendable {
     return sink
   }
 
+  /// Loads what adding a key whose hash is `hash` to a full cache reads first: the
+  /// key's counters and ghost slots, and the nodes and counters of the first
+  /// candidate and victim of the eviction that follows. The loads do not depend on
+  /// each other, so their cache misses overlap instead of coming one after another;
+  /// returns a value to be discarded.
+  @inlinable
+  @inline(__always)  // called on `self` as it is: a call would copy the whole policy
+  func warmInsert(_ hash: UInt64) -> UInt64 {
+    guard mode != .lru, totalCost >= capacity else { return 0 }
+    var sink = sketch.warm(hash)
+    if mode == .adaptiveWindow { sink &+= rejected.warm(hash) &+ evictedFromMain.warm(hash) }
+    let (candidate, victim) = (window.head, probation.head)
+    if candidate >= 0 { sink &+= sketch.warm(nodes[candidate].hash) }
+    if victim >= 0 { sink &+= sketch.warm(nodes[victim].hash) }
+    return sink
+  }
+
   /// Records a read of a key the cache does not hold.
   @inlinable
   mutating func recordMiss() {
@@ -482,9 +499,12 @@ struct WindowTinyLFU: Sendable {
   /// frequent one, if it is at least ``sampleMargin`` less frequent than
   /// `candidate`; otherwise nil.
   @inlinable
+  @inline(__always)  // called on `self` as it is: a call would copy the whole policy
   func rarerEntry(after victim: Int, than candidate: Int, pinned: Int) -> Int? {
     var rarest: Int?
     var threshold = sketch.frequency(nodes[candidate].hash) - Self.sampleMargin
+    // No count is below zero: a candidate this rare leaves nothing to look for.
+    guard threshold >= 0 else { return nil }
     var node = nodes[victim].next
     var compared = 1
     while node >= 0 && node != candidate && compared < Self.evictionSample {

@@ -165,6 +165,7 @@ struct SlotTable<Key: Hashable & Sendable, Value: Sendable> {
     _ value: Value, cost: Int, hash: Int, for key: Key,
     now: Int64, deadline: Int64, slide: Int64, in shards: borrowing Shards
   ) {
+    warmth = policy.warmInsert(UInt64(bitPattern: Int64(hash)))
     removeExpired(now: now, in: shards)
     reserveSlot(in: shards)
     let records = records
