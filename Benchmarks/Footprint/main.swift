@@ -7,7 +7,8 @@
 //
 // <subject>: `dictionary` (a `[String: Int]`), `adaptive` or `lru` (a
 // `MemoryCacheLevel` whose capacity holds every entry), or `adaptive-read` /
-// `lru-read` (the level, after one get of every key). Prints one line:
+// `lru-read` (the level, after one get of every key); `dictionary-int`,
+// `adaptive-int` and `lru-int` do the same with `Int` keys. Prints one line:
 // `<subject> <entries> <bytes per entry>`. Run each subject in its own process.
 // With `FOOTPRINT_TRIM=1`, a level's figure is taken after `malloc_trim(0)`, and a
 // line before it says how many bytes per entry the allocator had kept.
@@ -49,11 +50,13 @@ func trimMalloc() {
   _ = unsafeBitCast(symbol, to: Trim.self)(0)
 }
 
-/// Stores every key in a level with `policy`, reading each once when `reads`;
-/// returns the resident growth, with the level still alive.
-func measureLevel(_ policy: EvictionPolicy, reads: Bool) -> Int {
+/// Stores every key of `keys` in a level with `policy`, reading each once when
+/// `reads`; returns the resident growth, with the level still alive.
+func measureLevel<Key: Hashable & Sendable>(
+  _ policy: EvictionPolicy, reads: Bool, keys: [Key]
+) -> Int {
   let before = residentBytes()
-  let level = MemoryCacheLevel<String, Int>(capacity: entries, policy: policy)
+  let level = MemoryCacheLevel<Key, Int>(capacity: entries, policy: policy)
   for (value, key) in keys.enumerated() { level.set(value, forKey: key) }
   if reads {
     for key in keys { _ = level.get(key).result }
@@ -220,10 +223,18 @@ case "dictionary":
   for (value, key) in keys.enumerated() { dictionary[key] = value }
   growth = residentBytes() - before
   precondition(dictionary.count == entries)
-case "adaptive": growth = measureLevel(.adaptiveTinyLFU, reads: false)
-case "lru": growth = measureLevel(.lru, reads: false)
-case "adaptive-read": growth = measureLevel(.adaptiveTinyLFU, reads: true)
-case "lru-read": growth = measureLevel(.lru, reads: true)
+case "dictionary-int":
+  let before = residentBytes()
+  var dictionary: [Int: Int] = [:]
+  for key in 0..<entries { dictionary[key] = key }
+  growth = residentBytes() - before
+  precondition(dictionary.count == entries)
+case "adaptive": growth = measureLevel(.adaptiveTinyLFU, reads: false, keys: keys)
+case "lru": growth = measureLevel(.lru, reads: false, keys: keys)
+case "adaptive-read": growth = measureLevel(.adaptiveTinyLFU, reads: true, keys: keys)
+case "lru-read": growth = measureLevel(.lru, reads: true, keys: keys)
+case "adaptive-int": growth = measureLevel(.adaptiveTinyLFU, reads: false, keys: Array(0..<entries))
+case "lru-int": growth = measureLevel(.lru, reads: false, keys: Array(0..<entries))
 default: fatalError("unknown subject \(subject)")
 }
 print(subject, entries, String(format: "%.1f", Double(growth) / Double(entries)))
