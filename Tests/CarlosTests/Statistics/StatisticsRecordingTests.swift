@@ -87,4 +87,21 @@ struct StatisticsRecordingTests {
     #expect(memory.statistics.hitCount == counted.statistics.hitCount)
     #expect(memory.statistics.evictionCount > 0)
   }
+
+  @Test(
+    "evictions counted while many threads store new keys add up exactly",
+    arguments: [EvictionPolicy.lru, .adaptiveTinyLFU])
+  func concurrentEvictions(policy: EvictionPolicy) async {
+    let memory = MemoryCacheLevel<Int, Int>(capacity: 100, policy: policy)
+    let futures = await issueConcurrently(threads: 4, perThread: 2_000) {
+      thread, index -> Future<Void> in
+      memory.set(index, forKey: thread &* 1_000_000 &+ index)
+    }
+    #expect(await waitUntilCompleted(futures))
+    // Every key is new, so each one stored beyond the capacity evicted exactly one
+    // (a rejected newcomer counts as evicted too).
+    let statistics = memory.statistics
+    #expect(statistics.evictionCount == 4 * 2_000 - memory.count)
+    #expect(statistics.evictedCost == statistics.evictionCount)
+  }
 }
