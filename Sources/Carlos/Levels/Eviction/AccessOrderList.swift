@@ -137,11 +137,24 @@ struct AccessOrderList: Sendable {
   }
 
   /// Makes entry `index`, which must be in this list, the most recently used.
+  /// Relinks only: the list's cost and count stay as they are.
   @inlinable
+  @inline(__always)  // a read's one list operation: a call would copy the store
   mutating func moveToBack(_ index: Int, _ nodes: NodeStore) {
     guard tail != index else { return }
-    remove(index, nodes)
-    append(index, nodes)
+    let node = nodes.node(index)
+    let previous = node.pointee.previous
+    let next = node.pointee.next  // not -1: the entry is not the tail
+    if previous >= 0 {
+      nodes[previous].next = next
+    } else {
+      head = next
+    }
+    nodes[next].previous = previous
+    nodes[tail].next = index
+    node.pointee.previous = tail
+    node.pointee.next = -1
+    tail = index
   }
 
   // The list's indices are always valid slots of `nodes` (an invariant of the

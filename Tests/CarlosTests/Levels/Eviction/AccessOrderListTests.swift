@@ -36,4 +36,42 @@ struct AccessOrderListTests {
     list.remove(3, &nodes)
     #expect(list.head == -1 && list.tail == -1 && list.cost == 0 && list.count == 0)
   }
+
+  @Test("in a node store, moves the head, a middle entry and the tail, links both ways")
+  func movesInStore() {
+    var nodes = NodeStore()
+    for index in 0..<4 {
+      let slot = nodes.append()
+      nodes[slot] = AccessOrderNode(cost: index + 1, hash: UInt64(index), region: .window)
+    }
+    var list = AccessOrderList()
+    for index in 0..<4 { list.append(index, nodes) }
+    func forward() -> [Int] {
+      var result: [Int] = []
+      var index = list.head
+      while index >= 0 {
+        result.append(index)
+        index = nodes[index].next
+      }
+      return result
+    }
+    func backward() -> [Int] {
+      var result: [Int] = []
+      var index = list.tail
+      while index >= 0 {
+        result.append(index)
+        index = nodes[index].previous
+      }
+      return result
+    }
+    for (moved, expected) in [
+      (0, [1, 2, 3, 0]), (2, [1, 3, 0, 2]), (2, [1, 3, 0, 2]), (3, [1, 0, 2, 3]),
+    ] {
+      list.moveToBack(moved, nodes)
+      #expect(forward() == expected)
+      #expect(backward() == expected.reversed())
+      #expect(list.head == expected.first && list.tail == expected.last)
+    }
+    #expect(list.cost == 10 && list.count == 4)
+  }
 }
