@@ -10,7 +10,10 @@
 // `--seed N` (default 0) renames the keys by a bijection chosen by N, the same as
 // drawing another hash seed (see Seeding.swift); the tool always runs with
 // SWIFT_DETERMINISTIC_HASHING=1, so one command prints the same figures every time;
-// `--policies lru,tinyLFU,adaptive` picks the columns (all three by default).
+// `--policies lru,tinyLFU,adaptive` picks the columns (all three by default);
+// `--hits-out DIR` also writes each replay's outcome per request to
+// DIR/<size>-<policy>.hits, one byte per request (1: hit, 0: miss), for
+// Scripts/switch-bound.py.
 
 import Carlos
 import Foundation
@@ -18,11 +21,12 @@ import Foundation
 Seeding.requireDeterministicHashing()
 
 let usage =
-  "usage: HitRatio [--tsv] [--seed N] [--policies lru,tinyLFU,adaptive] <cache size>... < keys"
+  "usage: HitRatio [--tsv] [--seed N] [--policies lru,tinyLFU,adaptive] [--hits-out DIR] <cache size>... < keys"
 let policyNames: [String: EvictionPolicy] = [
   "lru": .lru, "tinyLFU": .tinyLFU, "adaptive": .adaptiveTinyLFU,
 ]
 var policies: [EvictionPolicy] = [.lru, .tinyLFU, .adaptiveTinyLFU]
+var hitsFolder: String?
 var seed: UInt64 = 0
 
 func fail(_ message: String) -> Never {
@@ -42,6 +46,9 @@ while let argument = arguments.popFirst() {
       fail("\(usage) (--seed needs a non-negative integer)")
     }
     seed = parsed
+  case "--hits-out":
+    guard let folder = arguments.popFirst() else { fail("\(usage) (--hits-out needs a folder)") }
+    hitsFolder = folder
   case "--policies":
     let names = (arguments.popFirst() ?? "").split(separator: ",").map(String.init)
     let chosen = names.compactMap { policyNames[$0] }
@@ -80,7 +87,15 @@ for size in sizes {
   var seconds: [Double] = []
   for policy in policies {
     let start = ContinuousClock.now
-    ratios.append(Replay.hitRatio(trace, capacity: size, policy: policy))
+    let outcomes = Replay.outcomes(trace, capacity: size, policy: policy)
+    ratios.append(Double(outcomes.count { $0 == 1 }) / Double(trace.count))
+    if let hitsFolder {
+      let name = policyNames.first { $0.value == policy }?.key ?? "\(policy)"
+      let path = "\(hitsFolder)/\(size)-\(name).hits"
+      guard FileManager.default.createFile(atPath: path, contents: Data(outcomes)) else {
+        fail("HitRatio: cannot write \(path)")
+      }
+    }
     let elapsed = ContinuousClock.now - start
     seconds.append(
       Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)

@@ -52,13 +52,17 @@ from concurrent.futures import ProcessPoolExecutor
 from importlib.machinery import SourceFileLoader
 
 here = os.path.dirname(os.path.abspath(__file__))
+
+# What each policy counts its hits with: a plain number, or (switch-bound.py)
+# an object that also notes which requests hit.
+new_tally = int
 report = SourceFileLoader("report", os.path.join(here, "hit-ratio-report.py")).load_module()
 
 
 def arc(keys, size):
     t1, t2, b1, b2 = OrderedDict(), OrderedDict(), OrderedDict(), OrderedDict()
     target = 0.0
-    hits = 0
+    hits = new_tally()
 
     def replace(key):
         if t1 and (len(t1) > target or (key in b2 and len(t1) == target)):
@@ -108,7 +112,7 @@ def lirs(keys, size):
     queue = OrderedDict()  # resident HIR blocks, least recent first
     state = {}  # "L" (LIR), "H" (resident HIR), "N" (non-resident HIR in S)
     lir_count = 0
-    hits = 0
+    hits = new_tally()
 
     def prune():
         while stack:
@@ -181,7 +185,7 @@ def exact_tinylfu(keys, size, period_factor):
     counts = Counter()
     additions = 0
     period = period_factor * size
-    hits = 0
+    hits = new_tally()
     for key in keys:
         counts[key] = min(15, counts[key] + 1)
         additions += 1
@@ -224,7 +228,7 @@ def s3fifo(keys, size, small_ratio=0.1):
     main_size = max(1, size - small_size)
     small, main, ghost = OrderedDict(), OrderedDict(), OrderedDict()  # oldest (tail) first
     freq = {}  # resident keys only
-    hits = 0
+    hits = new_tally()
 
     def evict_main():
         while main:
@@ -275,7 +279,7 @@ def sieve(keys, size):
     visited = {}  # resident key -> visited bit
     newer, older = {}, {}  # the queue as a doubly linked list; None past the ends
     head = tail = hand = None  # head = newest, tail = oldest
-    hits = 0
+    hits = new_tally()
     for key in keys:
         if key in visited:
             visited[key] = True
