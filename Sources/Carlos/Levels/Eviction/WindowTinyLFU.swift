@@ -168,12 +168,15 @@ struct WindowTinyLFU: Sendable {
       return
     }
     climber.recordHit()
-    sketch.increment(nodes[slot].hash)
+    // Nothing here adds a slot, so the node stays where it is.
+    let node = nodes.node(slot)
+    let hash = node.pointee.hash
+    sketch.increment(hash)
     if mode == .adaptiveWindow {
-      if lruModel.isConfigured { recordInModels(nodes[slot].hash, realHit: true) }
-      let uses = nodes[slot].uses
-      reuse.recordHit(uses: uses, hash: nodes[slot].hash)
-      if uses < 2 { nodes[slot].uses = uses + 1 }
+      if lruModel.isConfigured { recordInModels(hash, realHit: true) }
+      let uses = node.pointee.uses
+      reuse.recordHit(uses: uses, hash: hash)
+      if uses < 2 { node.pointee.uses = uses + 1 }
     }
     touch(slot)
   }
