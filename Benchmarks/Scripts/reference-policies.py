@@ -372,6 +372,23 @@ def replay(path, sizes, policies):
     return {(size, name): 100 * POLICIES[name](keys, size) / len(keys) for size in sizes for name in policies}
 
 
+def replayed_groups(traces, synthetic, only, replay, *extra):
+    """Per group of rows (the shared ones, then the synthetic ones when given): its
+    title, its rows (only those of the traces named in `only`, when given) and, per
+    trace, `replay(path, sizes, *extra)`, two traces at a time."""
+    groups = [("shared", report.shared_rows(traces))]
+    if synthetic:
+        groups.append(("unseen (synthetic)", report.synthetic_rows(synthetic)))
+    for title, rows in groups:
+        rows = [row for row in rows if only is None or row[0] in only]
+        paths = {}
+        for _, size, _, path in rows:
+            paths.setdefault(path, []).append(size)
+        with ProcessPoolExecutor(2) as pool:
+            futures = {path: pool.submit(replay, path, sizes, *extra) for path, sizes in paths.items()}
+            yield title, rows, {path: future.result() for path, future in futures.items()}
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("traces", nargs="?", default=os.path.join(here, "..", "..", "..", "shared", "traces"))
@@ -385,17 +402,7 @@ def main():
         return
     policies = args.policies.split(",")
     only = set(args.only.split(",")) if args.only else None
-    groups = [("shared", report.shared_rows(args.traces))]
-    if args.synthetic:
-        groups.append(("unseen (synthetic)", report.synthetic_rows(args.synthetic)))
-    for title, rows in groups:
-        rows = [row for row in rows if only is None or row[0] in only]
-        paths = {}
-        for name, size, _, path in rows:
-            paths.setdefault(path, []).append(size)
-        with ProcessPoolExecutor(2) as pool:
-            futures = {path: pool.submit(replay, path, sizes, policies) for path, sizes in paths.items()}
-            results = {path: future.result() for path, future in futures.items()}
+    for title, rows, results in replayed_groups(args.traces, args.synthetic, only, replay, policies):
         print(f"\n### {title}\n")
         print("| trace | size | " + " | ".join(f"{name} %" for name in policies) + " | OPT % |")
         print("|---|---:|" + "---:|" * (len(policies) + 1))

@@ -32,11 +32,9 @@ import gzip
 import os
 import subprocess
 import tempfile
-from concurrent.futures import ProcessPoolExecutor
 from importlib.machinery import SourceFileLoader
 
 here = os.path.dirname(os.path.abspath(__file__))
-report = SourceFileLoader("report", os.path.join(here, "hit-ratio-report.py")).load_module()
 reference = SourceFileLoader("reference", os.path.join(here, "reference-policies.py")).load_module()
 
 
@@ -81,7 +79,7 @@ def adaptive_outcomes(tool, path, sizes):
         return result, data.split()
 
 
-def replay(tool, path, sizes, policies):
+def replay(path, sizes, tool, policies):
     adaptive, keys = adaptive_outcomes(tool, path, sizes)
     result = {}
     for size in sizes:
@@ -123,17 +121,10 @@ def main():
     args = parser.parse_args()
     leaders = [(int(p), float(d)) for p in args.periods.split(",") for d in args.decays.split(",")]
     only = set(args.only.split(",")) if args.only else None
-    groups = [("shared", report.shared_rows(args.traces))]
-    if args.synthetic:
-        groups.append(("unseen (synthetic)", report.synthetic_rows(args.synthetic)))
-    for title, rows in groups:
-        rows = [row for row in rows if only is None or row[0] in only]
-        paths = {}
-        for name, size, _, path in rows:
-            paths.setdefault(path, []).append(size)
-        with ProcessPoolExecutor(2) as pool:
-            futures = {path: pool.submit(replay, args.tool, path, sizes, args.policies.split(",")) for path, sizes in paths.items()}
-            results = {path: future.result() for path, future in futures.items()}
+    policies = args.policies.split(",")
+    for title, rows, results in reference.replayed_groups(
+        args.traces, args.synthetic, only, replay, args.tool, policies
+    ):
         columns = ["adaptive", "hindsight"] + [f"leader ×{p} D {d:g}" for p, d in leaders]
         print(f"\n### {title}\n")
         print("| trace | size | " + " | ".join(f"{column} %" for column in columns) + " | OPT % |")

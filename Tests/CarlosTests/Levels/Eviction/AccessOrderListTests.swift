@@ -46,21 +46,12 @@ struct AccessOrderListTests {
     }
     var list = AccessOrderList()
     for index in 0..<4 { list.append(index, nodes) }
-    func forward() -> [Int] {
+    func walk(from start: Int, _ step: (AccessOrderNode) -> Int) -> [Int] {
       var result: [Int] = []
-      var index = list.head
+      var index = start
       while index >= 0 {
         result.append(index)
-        index = nodes[index].next
-      }
-      return result
-    }
-    func backward() -> [Int] {
-      var result: [Int] = []
-      var index = list.tail
-      while index >= 0 {
-        result.append(index)
-        index = nodes[index].previous
+        index = step(nodes[index])
       }
       return result
     }
@@ -68,8 +59,8 @@ struct AccessOrderListTests {
       (0, [1, 2, 3, 0]), (2, [1, 3, 0, 2]), (2, [1, 3, 0, 2]), (3, [1, 0, 2, 3]),
     ] {
       list.moveToBack(moved, nodes)
-      #expect(forward() == expected)
-      #expect(backward() == expected.reversed())
+      #expect(walk(from: list.head, \.next) == expected)
+      #expect(walk(from: list.tail, \.previous) == expected.reversed())
       #expect(list.head == expected.first && list.tail == expected.last)
     }
     #expect(list.cost == 10 && list.count == 4)
