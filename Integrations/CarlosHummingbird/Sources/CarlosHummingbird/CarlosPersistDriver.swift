@@ -19,6 +19,8 @@ import ServiceLifecycle
 ///   `PersistError.invalidConversion` when the stored value does not decode as the
 ///   asked type; `getWithTTL` also answers the time left before the value expires.
 /// - `remove` removes the key from every level.
+/// - An `expires` becomes one moment, read from the system's clock when the call
+///   starts: every level of the pipeline expires the value at that moment.
 /// - As a `Service`, the driver removes expired values every `tidyInterval` (when one
 ///   is given) until graceful shutdown.
 /// - Any other failure of the pipeline (a database down) is thrown unchanged.
@@ -53,7 +55,7 @@ where Pipeline.KeyType == String, Pipeline.OutputType == Data {
     }
     let stored: Bool
     if let expires {
-      stored = try await pipeline.insertIfAbsent(data, forKey: key, expiry: .after(expires))
+      stored = try await pipeline.insertIfAbsent(data, forKey: key, expiry: .lasting(expires))
     } else {
       stored = try await pipeline.insertIfAbsent(data, forKey: key)
     }
@@ -67,7 +69,7 @@ where Pipeline.KeyType == String, Pipeline.OutputType == Data {
   {
     let data = try JSONEncoder().encode(value)
     if let expires {
-      try await pipeline.set(data, forKey: key, expiry: .after(expires))
+      try await pipeline.set(data, forKey: key, expiry: .lasting(expires))
     } else if let expiresAt = try await existingExpiry(of: key) {
       try await pipeline.set(data, forKey: key, expiry: .at(expiresAt))
     } else {
@@ -138,5 +140,14 @@ where Pipeline.KeyType == String, Pipeline.OutputType == Data {
     } catch {
       throw PersistError.invalidConversion
     }
+  }
+}
+
+extension Expiry {
+  /// The moment `duration` from now, read once: every level of the pipeline gets this
+  /// one deadline, however long the levels above or below take to store the value.
+  fileprivate static func lasting(_ duration: Duration) -> Expiry {
+    let (seconds, attoseconds) = duration.components
+    return .at(Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) / 1e18))
   }
 }

@@ -3,6 +3,7 @@ import CarlosHummingbird
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Synchronization
 import Testing
 
 /// A pipeline whose every operation fails with `Outage`.
@@ -19,6 +20,18 @@ private struct DownLevel: InsertingCacheLevel, TimedCacheLevel {
   }
   func clear() {}
   func onMemoryWarning() {}
+}
+
+/// A clock whose every reading is one millisecond after the one before.
+private final class SteppingClock: CacheClock, Sendable {
+  private let readings = Mutex(0.0)
+  func now() -> Date {
+    let step = readings.withLock { count in
+      count += 1
+      return count
+    }
+    return Date(timeIntervalSinceNow: step / 1000)
+  }
 }
 
 @Suite("CarlosPersistDriver")
@@ -101,6 +114,25 @@ struct CarlosPersistDriverTests {
     let lower = try await pipeline.lower.entry(forKey: "k").expiresAt
     #expect(upper != nil)
     #expect(upper == lower)
+  }
+
+  @Test("create and set with an expiry give every level one deadline, however slowly they store")
+  func oneDeadlineForEveryLevel() async throws {
+    // Each reading of this clock is a millisecond later than the last, as when the
+    // lower level is slow or the clock ticks between the two stores.
+    let clock = SteppingClock()
+    let pipeline =
+      MemoryCacheLevel<String, Data>(capacity: 1 << 20, clock: clock)
+      >>> MemoryCacheLevel<String, Data>(capacity: 1 << 20, clock: clock)
+    let driver = CarlosPersistDriver(pipeline)
+    try await driver.create(key: "created", value: "v", expires: .seconds(30))
+    try await driver.set(key: "set", value: "v", expires: .seconds(30))
+    for key in ["created", "set"] {
+      let upper = try await pipeline.upper.entry(forKey: key).expiresAt
+      let lower = try await pipeline.lower.entry(forKey: key).expiresAt
+      #expect(upper != nil, "\(key)")
+      #expect(upper == lower, "\(key)")
+    }
   }
 
   @Test("a key whose value expired can be created again")
