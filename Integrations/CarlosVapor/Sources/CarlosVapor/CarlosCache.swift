@@ -55,12 +55,14 @@ public struct CarlosCache: Cache, Sendable {
   }
 
   /// Stores `value` under `key` until `expirationTime` from now (as the pipeline's
-  /// policy says when `nil`), or removes `key` when `value` is `nil`.
+  /// policy says when `nil`), or removes `key` when `value` is `nil`. The moment is read
+  /// from the system's clock once, when the call starts: every level of the pipeline
+  /// expires the value at that moment.
   public func set<T: Encodable>(
     _ key: String, to value: T?, expiresIn expirationTime: CacheExpirationTime?
   ) -> EventLoopFuture<Void> {
     guard let expirationTime else { return set(key, to: value) }
-    let expiry = Expiry.after(.seconds(expirationTime.seconds))
+    let expiry = Expiry.at(Date(timeIntervalSinceNow: TimeInterval(expirationTime.seconds)))
     return write(key, value) { data in pipeline.set(data, forKey: key, expiry: expiry) }
   }
 

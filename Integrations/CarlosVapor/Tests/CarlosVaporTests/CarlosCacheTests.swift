@@ -1,6 +1,7 @@
 import Carlos
 import CarlosVapor
 import Foundation
+import Synchronization
 import Vapor
 import XCTVapor
 import XCTest
@@ -17,6 +18,18 @@ private struct DownLevel: CacheLevel {
 private struct Note: Content, Equatable {
   var title: String
   var stars: Int
+}
+
+/// A clock whose every reading is one millisecond after the one before.
+private final class SteppingClock: CacheClock, Sendable {
+  private let readings = Mutex(0.0)
+  func now() -> Date {
+    let step = readings.withLock { count in
+      count += 1
+      return count
+    }
+    return Date(timeIntervalSinceNow: step / 1000)
+  }
 }
 
 /// `app.caches.use(.carlos(pipeline))`: `app.cache` and `req.cache` over a Carlos pipeline.
@@ -100,6 +113,20 @@ final class CarlosCacheTests: XCTestCase {
     XCTAssertEqual(expiresAt.timeIntervalSince(before), 300, accuracy: 5)
     let above = try await upper.entry(forKey: "session")
     XCTAssertEqual(above.expiresAt, expiresAt)
+  }
+
+  func testExpiresInGivesEveryLevelOneDeadlineHoweverSlowlyTheyStore() async throws {
+    // Each reading of this clock is a millisecond later than the last, as when the
+    // lower level is slow or the clock ticks between the two stores.
+    let clock = SteppingClock()
+    let upper = MemoryCacheLevel<String, Data>(capacity: 1 << 20, clock: clock)
+    let lower = MemoryCacheLevel<String, Data>(capacity: 1 << 20, clock: clock)
+    app.caches.use(.carlos(upper >>> lower))
+    try await app.cache.set("session", to: "token", expiresIn: .minutes(5))
+    let above = try await upper.entry(forKey: "session")
+    let below = try await lower.entry(forKey: "session")
+    XCTAssertNotNil(above.expiresAt)
+    XCTAssertEqual(above.expiresAt, below.expiresAt)
   }
 
   func testAnExpiredValueIsNil() async throws {
