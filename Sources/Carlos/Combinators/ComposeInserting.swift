@@ -14,7 +14,7 @@
 ///
 /// ```swift
 /// let sessions = MemoryCacheLevel<String, Data>(capacity: 1 << 20)
-///   >>> DiskCacheLevel<String, Data>(path: "/tmp/sessions", capacity: 64 << 20)
+///   >>> DiskCacheLevel<String, Data>(capacity: 64 << 20)
 /// let created = try await sessions.insertIfAbsent(Data("token".utf8), forKey: "session:1")
 /// ```
 public struct InsertingComposition<Upper: InsertingCacheLevel, Lower: InsertingCacheLevel>:

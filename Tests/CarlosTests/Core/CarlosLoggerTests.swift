@@ -1,6 +1,9 @@
 import Carlos
 import Testing
 
+/// Other suites log while these run: each test's sink passes every message on to the
+/// sink it replaced (so theirs are not lost), and looks only at the messages it caused
+/// (named with the suite's own words, keys and error ids).
 @Suite("CarlosLogger", .serialized, .recordingLog)
 struct CarlosLoggerTests {
   @Test("output is replaceable and receives message and level")
@@ -10,22 +13,32 @@ struct CarlosLoggerTests {
     defer { CarlosLogger.output = original }
     CarlosLogger.output = { message, level in
       received.withLock { $0.append("\(level): \(message)") }
+      original(message, level)
     }
-    CarlosLogger.log("hello", .warning)
-    CarlosLogger.log("details")
-    #expect(received.withLock { $0 } == ["warning: hello", "debug: details"])
+    CarlosLogger.log("logger test: hello", .warning)
+    CarlosLogger.log("logger test: details")
+    #expect(
+      received.withLock { $0 }.filter { $0.contains("logger test:") } == [
+        "warning: logger test: hello", "debug: logger test: details",
+      ])
   }
 
   @Test("a failed write-back is reported as a warning")
   func writeBackFailureIsLogged() {
-    let received = Lock<[CarlosLogger.Level]>([])
+    let received = Lock<[String]>([])
     let original = CarlosLogger.output
     defer { CarlosLogger.output = original }
-    CarlosLogger.output = { _, level in received.withLock { $0.append(level) } }
-    let upper = SpyLevel<String, Int>(setError: TestError(1))
+    CarlosLogger.output = { message, level in
+      received.withLock { $0.append("\(level): \(message)") }
+      original(message, level)
+    }
+    let upper = SpyLevel<String, Int>(setError: TestError(90_001))
     let lower = SpyLevel<String, Int>(["k": 1])
     #expect(Outcome((upper >>> lower).get("k")) == .success(1))
-    #expect(received.withLock { $0 }.contains(.warning))
+    #expect(
+      received.withLock { $0 }.contains {
+        $0.hasPrefix("warning: Could not store a fetched value") && $0.contains("90001")
+      })
   }
 
   @Test("a failed refresh is reported as a warning, and the old value is kept")
@@ -35,17 +48,20 @@ struct CarlosLoggerTests {
     defer { CarlosLogger.output = original }
     CarlosLogger.output = { message, level in
       received.withLock { $0.append("\(level): \(message)") }
+      original(message, level)
     }
     let clock = ManualClock()
     let memory = MemoryCacheLevel<String, Int>(capacity: 10, clock: clock)
     let cache = memory.refreshing(
-      from: BasicFetcher { _ in Future(TestError(2)) }, after: .seconds(1), clock: clock)
+      from: BasicFetcher { _ in Future(TestError(90_002)) }, after: .seconds(1), clock: clock)
     memory.set(1, forKey: "k")
     clock.advance(by: .seconds(2))
     #expect(cache.get("k").result?.value == 1)
     #expect(memory.get("k").result?.value == 1)
     #expect(
-      received.withLock { $0 }.contains { $0.hasPrefix("warning: Refreshing a value failed") })
+      received.withLock { $0 }.contains {
+        $0.hasPrefix("warning: Refreshing a value failed") && $0.contains("90002")
+      })
   }
 }
 
@@ -57,7 +73,10 @@ extension CarlosLoggerTests {
     let (originalOutput, originalRecords) = (CarlosLogger.output, CarlosLogger.recordOutput)
     defer { (CarlosLogger.output, CarlosLogger.recordOutput) = (originalOutput, originalRecords) }
     CarlosLogger.output = { message, _ in plain.withLock { $0.append(message) } }
-    CarlosLogger.recordOutput = { record in records.withLock { $0.append(record) } }
+    CarlosLogger.recordOutput = { record in
+      records.withLock { $0.append(record) }
+      originalOutput(record.message, record.level)
+    }
     CarlosLogger.log("with context", .error, metadata: ["level": "disk", "key": "k"])
     CarlosLogger.log("without context")
     let mine = records.withLock { $0 }.filter { $0.message.hasSuffix("context") }
@@ -76,7 +95,10 @@ extension CarlosLoggerTests {
     let (originalOutput, originalRecords) = (CarlosLogger.output, CarlosLogger.recordOutput)
     defer { (CarlosLogger.output, CarlosLogger.recordOutput) = (originalOutput, originalRecords) }
     CarlosLogger.recordOutput = nil
-    CarlosLogger.output = { message, level in plain.withLock { $0.append("\(level): \(message)") } }
+    CarlosLogger.output = { message, level in
+      plain.withLock { $0.append("\(level): \(message)") }
+      originalOutput(message, level)
+    }
     CarlosLogger.log("with context", .info, metadata: ["key": "k"])
     #expect(plain.withLock { $0 }.contains("info: with context"))
   }
@@ -96,14 +118,18 @@ extension CarlosLoggerTests {
   @Test("a failed write-back names the key in its metadata, as a digest")
   func writeBackFailureNamesKey() {
     let records = Lock<[CarlosLogger.Record]>([])
-    let originalRecords = CarlosLogger.recordOutput
+    let (originalOutput, originalRecords) = (CarlosLogger.output, CarlosLogger.recordOutput)
     defer { CarlosLogger.recordOutput = originalRecords }
-    CarlosLogger.recordOutput = { record in records.withLock { $0.append(record) } }
+    CarlosLogger.recordOutput = { record in
+      records.withLock { $0.append(record) }
+      originalOutput(record.message, record.level)
+    }
+    let key = "logger-test-key"
     let upper = SpyLevel<String, Int>(setError: TestError(1))
-    let lower = SpyLevel<String, Int>(["k": 1])
-    #expect(Outcome((upper >>> lower).get("k")) == .success(1))
+    let lower = SpyLevel<String, Int>([key: 1])
+    #expect(Outcome((upper >>> lower).get(key)) == .success(1))
     let logged = records.withLock { $0 }
-    #expect(logged.contains { $0.level == .warning && $0.metadata["key"] == CarlosLogger.key("k") })
-    #expect(!logged.contains { $0.metadata["key"] == "k" || $0.message.contains("\"k\"") })
+    #expect(logged.contains { $0.level == .warning && $0.metadata["key"] == CarlosLogger.key(key) })
+    #expect(!logged.contains { $0.metadata["key"] == key || $0.message.contains(key) })
   }
 }

@@ -309,9 +309,9 @@ struct HTTPCacheTests {
       let cache = MemoryCacheLevel<HTTPCacheKey, HTTPCacheEntry>()
         .caching(HTTPFetcher(client: client))
       let future: Future<HTTPResponse> = cache.get(HTTPRequestKey(server.url("/held")))
-      #expect(await server.wait(upTo: .seconds(5)) { server.requests.count == 1 })
+      #expect(await server.wait(upTo: .seconds(30)) { server.requests.count == 1 })
       future.cancel()
-      #expect(await server.wait(upTo: .seconds(1)) { server.closes.count == 1 })
+      #expect(await server.wait(upTo: .seconds(30)) { server.closes.count == 1 })
       await #expect(throws: CancellationError.self) { _ = try await future.value }
     }
   }

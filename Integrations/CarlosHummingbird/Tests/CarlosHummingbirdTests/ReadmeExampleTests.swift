@@ -8,7 +8,7 @@ import Testing
 // The README's snippet, verbatim, so that it keeps compiling.
 private func makeApplication() -> some ApplicationProtocol {
   let memory = MemoryCacheLevel<String, Data>(capacity: 64 << 20)
-  let disk = DiskCacheLevel<String, Data>(path: "/tmp/persist", capacity: 512 << 20)
+  let disk = DiskCacheLevel<String, Data>(capacity: 512 << 20)  // ~/.cache/<executable>/carlos
   let persist = CarlosPersistDriver(memory >>> disk)
 
   let router = Router()

@@ -19,8 +19,10 @@ struct TracedCacheTests {
     }
   }
 
+  /// The finished spans, once there are `count` of them (or 30 s have passed).
   func spans(_ tracer: InMemoryTracer, count: Int) async throws -> [FinishedInMemorySpan] {
-    for _ in 0..<400 where tracer.finishedSpans.count < count {
+    let deadline = ContinuousClock.now + .seconds(30)
+    while tracer.finishedSpans.count < count, ContinuousClock.now < deadline {
       try await Task.sleep(for: .milliseconds(5))
     }
     return tracer.finishedSpans

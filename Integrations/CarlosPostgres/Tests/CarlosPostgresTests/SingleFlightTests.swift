@@ -32,7 +32,10 @@ struct SingleFlightTests {
   ) throws -> [PostgresSingleFlight<String>] {
     try (0..<count).map { _ in
       PostgresSingleFlight(
-        level: try PostgresCacheLevel<String>(client: client, options: .init(namespace: namespace)),
+        level: try PostgresCacheLevel<String>(
+          client: client,
+          // Generous: on a loaded machine, 120 racing gets can keep one waiting past 2 s.
+          options: .init(namespace: namespace, operationTimeout: .seconds(30))),
         listener: listener, lease: lease, timeout: timeout)
     }
   }
@@ -118,25 +121,26 @@ struct SingleFlightTests {
     }
   }
 
-  @Test("a lease whose holder died is taken over after its deadline, within a second")
+  @Test("a lease whose holder died is taken over after its deadline, not before")
   func deadHolderIsTakenOver() async throws {
     try await PostgresTestServer.withClient { client in
       let namespace = PostgresTestServer.namespace()
       let flight = try Self.instances(1, client: client, namespace: namespace, listener: nil)[0]
       try await flight.level.remove("absent").value  // the level creates its tables
       // A holder that never comes back: its lease ends 1 s from now on the server's clock.
-      try await Self.plantLease(on: "k", in: namespace, seconds: 1, client)
       let start = ContinuousClock.now
+      try await Self.plantLease(on: "k", in: namespace, seconds: 1, client)
       let value = try await flight.get("k") { _ in Data("new".utf8) }
       let waited = start.duration(to: .now)
       #expect(value == Data("new".utf8))
-      #expect(waited >= .milliseconds(800) && waited < .seconds(2), "took over after \(waited)")
+      // Not before the deadline; and well before the get's own 30 s timeout.
+      #expect(waited >= .milliseconds(800) && waited < .seconds(10), "took over after \(waited)")
       #expect(flight.statistics.takeovers == 1 && flight.statistics.leaderLoads == 1)
     }
   }
 
   @Test(
-    "the lease holder, another process, SIGKILLed mid-load: this instance takes the lease over and loads within the deadline + 1 s"
+    "the lease holder, another process, SIGKILLed mid-load: this instance takes the lease over and loads after the deadline"
   )
   func killedHolderProcess() async throws {
     let namespace = PostgresTestServer.namespace()
@@ -147,14 +151,15 @@ struct SingleFlightTests {
       let flight = try Self.instances(1, client: client, namespace: namespace, listener: nil)[0]
       let origin = Origin(delay: .zero)
       let started = ContinuousClock.now
-      other.send("lead k 2000")
+      other.send("lead k 3000")
       _ = try await other.line(startingWith: "loading k")
       let waiting = Task { try await flight.get("k", orLoad: origin.load) }
       try await Task.sleep(for: .milliseconds(200))
       #expect(origin.loads.isEmpty, "the live holder's lease is respected")
       await other.kill()
       #expect(try await waiting.value == Data("value of k".utf8))
-      #expect(started.duration(to: .now) < .seconds(3), "the lease's 2 s deadline + 1 s")
+      // The lease's 3 s deadline, then well before the get's own 30 s timeout.
+      #expect(started.duration(to: .now) < .seconds(10), "the lease's 3 s deadline + a margin")
       #expect(origin.loads == ["k": 1])
       #expect(flight.statistics.takeovers == 1)
     }
@@ -182,14 +187,18 @@ struct SingleFlightTests {
     try await PostgresTestServer.withClient { client in
       let flight = try Self.instances(
         1, client: client, namespace: PostgresTestServer.namespace(), listener: nil)[0]
-      let origin = Origin(delay: .milliseconds(300))
+      let origin = GatedOrigin()
+      origin.hold()
       let cancelled = Task { try await flight.get("k", orLoad: origin.load) }
       let kept = (0..<3).map { _ in Task { try await flight.get("k", orLoad: origin.load) } }
-      try await Task.sleep(for: .milliseconds(50))
+      try await eventually(within: .seconds(10), "the load") {
+        if origin.loads == 0 { throw WaitTimedOut(what: "load") }
+      }
       cancelled.cancel()
       await #expect(throws: (any Error).self) { try await cancelled.value }
-      for task in kept { #expect(try await task.value == Data("value of k".utf8)) }
-      #expect(origin.loads == ["k": 1])
+      origin.release()
+      for task in kept { #expect(try await task.value == Data("k #1".utf8)) }
+      #expect(origin.loads == 1)
     }
   }
 
@@ -203,7 +212,7 @@ struct SingleFlightTests {
       let namespace = PostgresTestServer.namespace()
       let instances = try (0..<2).map { _ in
         let level = try PostgresCacheLevel<String>(
-          client: client, options: .init(namespace: namespace))
+          client: client, options: .init(namespace: namespace, operationTimeout: .seconds(30)))
         let memory = MemoryCacheLevel<String, Data>(capacity: 100)
         return (
           memory,
@@ -291,7 +300,8 @@ struct SingleFlightTests {
       let flights = try (0..<3).map { _ in
         PostgresSingleFlight(
           level: try PostgresCacheLevel<String>(
-            client: client, options: .init(namespace: namespace, clock: clock)),
+            client: client,
+            options: .init(namespace: namespace, operationTimeout: .seconds(30), clock: clock)),
           listener: listener, refreshAhead: .milliseconds(300))
       }
       let origin = GatedOrigin()
@@ -350,7 +360,8 @@ struct SingleFlightTests {
       let clock = ManualClock()
       let instances = try (0..<2).map { _ in
         let level = try PostgresCacheLevel<String>(
-          client: client, options: .init(namespace: namespace, clock: clock))
+          client: client,
+          options: .init(namespace: namespace, operationTimeout: .seconds(30), clock: clock))
         let memory = MemoryCacheLevel<String, Data>(capacity: 100, clock: clock)
         return (
           memory,

@@ -19,18 +19,20 @@ struct TwoInstancesTests {
   }
 
   /// `count` Carlos instances on one new namespace of `database`, each listening for
-  /// notices (or 20 s gone) before the next starts.
+  /// notices (or 20 s gone) before the next starts, with their stores.
   func startInstances(
     _ count: Int, database: String, upstream: URL, client: HTTPClient, singleFlight: Bool = false
-  ) async throws -> [RunningService] {
+  ) async throws -> (instances: [RunningService], stores: [CarlosStore]) {
     let namespace = "users-\(UUID().uuidString.prefix(8))"
     var instances: [RunningService] = []
+    var stores: [CarlosStore] = []
     for _ in 0..<count {
       let postgres = PostgresClient(configuration: try DatabaseURL.configuration(database))
       let listener = PostgresInvalidationListener(client: postgres)
       let store = try CarlosStore(
         postgres: postgres, listener: listener, upstream: upstream, client: client,
         namespace: namespace, singleFlight: singleFlight)
+      stores.append(store)
       instances.append(
         try await RunningService.start { ready in
           var app = UserService.application(store: store, port: 0, onServerRunning: ready)
@@ -47,7 +49,17 @@ struct TwoInstancesTests {
         group.cancelAll()
       }
     }
-    return instances
+    return (instances, stores)
+  }
+
+  /// Asks `body` every 10 ms until it is true, for at most 20 s; answers its last answer.
+  func eventually(_ body: () async throws -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + .seconds(20)
+    while ContinuousClock.now < deadline {
+      if try await body() { return true }
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    return try await body()
   }
 
   @Test("reads go memory, PostgreSQL, upstream; a write on one instance is read by the other")
@@ -58,12 +70,14 @@ struct TwoInstancesTests {
     let upstream = try await RunningService.start { ready in
       Upstream.application(port: 0, served: served, onServerRunning: ready)
     }
-    let instances = try await startInstances(
+    let (instances, stores) = try await startInstances(
       2, database: database, upstream: upstream.url, client: client)
     let (a, b) = (instances[0].url, instances[1].url)
 
     #expect(try await get(a.appending(path: "users/7"), client).user?.name == "User 7")
     #expect(served.value == 1)
+    // A answers before its copy into PostgreSQL is written; B reads that copy.
+    #expect(try await eventually { (try? await stores[0].shared.get("7")) != nil })
     #expect(try await get(b.appending(path: "users/7"), client).user?.version == 0)
     #expect(try await get(a.appending(path: "users/7"), client).user?.version == 0)
     #expect(served.value == 1, "the second instance read PostgreSQL, the first its memory")
@@ -74,10 +88,9 @@ struct TwoInstancesTests {
       ByteBuffer(bytes: try JSONEncoder().encode(User(id: "7", name: "Seven", version: 3))))
     #expect(try await client.execute(put, timeout: .seconds(10)).status == .noContent)
     var seen: User?
-    for _ in 0..<200 {
+    _ = try await eventually {
       seen = try await get(b.appending(path: "users/7"), client).user
-      if seen?.version == 3 { break }
-      try await Task.sleep(for: .milliseconds(10))
+      return seen?.version == 3
     }
     #expect(seen == User(id: "7", name: "Seven", version: 3), "B dropped its copy on A's notice")
     #expect(served.value == 1)
@@ -89,7 +102,11 @@ struct TwoInstancesTests {
     var clear = HTTPClientRequest(url: a.appending(path: "admin/clear").absoluteString)
     clear.method = .POST
     #expect(try await client.execute(clear, timeout: .seconds(10)).status == .noContent)
-    #expect(try await get(b.appending(path: "users/7"), client).user?.version == 0)
+    #expect(
+      try await eventually {
+        try await get(b.appending(path: "users/7"), client).user?.version == 0
+      },
+      "B dropped its copy on the clear's notice")
     #expect(served.value >= 2, "after a clear the upstream is asked again")
 
     for instance in instances { try await instance.stop() }
@@ -106,7 +123,8 @@ struct TwoInstancesTests {
       Upstream.application(port: 0, served: served, onServerRunning: ready)
     }
     let instances = try await startInstances(
-      3, database: database, upstream: upstream.url, client: client, singleFlight: true)
+      3, database: database, upstream: upstream.url, client: client, singleFlight: true
+    ).instances
     let urls = instances.map(\.url)
     try await withThrowingTaskGroup(of: Void.self) { group in
       for url in urls {

@@ -101,8 +101,9 @@ struct DiskCacheHostileFileTests {
       let before = try bytesReadByProcess()
       await #expect(throws: FetchError.valueNotInCache) { try await level.get("k").value }
       let read = try bytesReadByProcess() - before
-      // Other tests run meanwhile and read a little; the file is far larger than this margin.
-      #expect(read < 32 * 1024 * 1024, "read \(read) bytes of a \(fileSize)-byte file")
+      // Other tests run meanwhile and read some (the disk suites several MiB each); the
+      // smaller file is still twice this margin.
+      #expect(read < 128 * 1024 * 1024, "read \(read) bytes of a \(fileSize)-byte file")
       _ = await level.filesByRecency()
       #expect(fileType(path) == nil)
     }
