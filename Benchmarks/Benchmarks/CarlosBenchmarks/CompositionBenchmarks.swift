@@ -36,6 +36,29 @@ func compositionBenchmarks() {
     return keyOf =>> levels
   }
 
+  Benchmark("compose · Carlos memory >>> memory, second level hits (copied up)") {
+    benchmark, level in
+    for i in benchmark.scaledIterations {
+      level.get(Fixtures.key(i)).onSuccess { blackHole($0) }
+    }
+  } setup: { () -> BasicCache<String, Data> in
+    oneValueLevel() >>> filledMemoryLevel()
+  }
+
+  Benchmark(
+    "compose · Carlos memory >>> memory, second level hits (copied up with the expiry they have below)"
+  ) { benchmark, level in
+    for i in benchmark.scaledIterations {
+      level.get(Fixtures.key(i)).onSuccess { blackHole($0) }
+    }
+  } setup: { () -> BasicCache<String, Data> in
+    let lower = MemoryCacheLevel<String, Data>(capacity: 64 << 20)
+    for i in 0..<Fixtures.keyCount {
+      lower.set(Fixtures.value(i), forKey: Fixtures.key(i), expiry: .after(.seconds(3_600)))
+    }
+    return oneValueLevel() >>> lower
+  }
+
   Benchmark("compose · Carlos (memory >>> memory >>> fetch).pooled()") { benchmark, level in
     for i in benchmark.scaledIterations {
       level.get(Fixtures.key(i)).onSuccess { blackHole($0) }
@@ -44,4 +67,10 @@ func compositionBenchmarks() {
     (filledMemoryLevel() >>> MemoryCacheLevel<String, Data>(capacity: 64 << 20) >>> unreachableFetch)
       .pooled()
   }
+}
+
+/// A first level that holds one value, so that nearly every get falls through to the
+/// second level and copies the value up.
+func oneValueLevel() -> MemoryCacheLevel<String, Data> {
+  MemoryCacheLevel<String, Data>(capacity: 4_096, cost: { $0.count })
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 extension CacheLevel {
   /// Composes this level with a lower one: `get` asks this level first and, on a
   /// miss, asks `next`; a value found in `next` is stored into this level before
@@ -14,8 +16,10 @@ extension CacheLevel {
   ///   once reach both levels in the same order, so both levels keep the same value
   ///   (the one set last). Writes made on a level directly, not through the
   ///   composition, are not tracked.
-  /// - A value copied up from `next` is stored under this level's own expiration
-  ///   policy: give the upper level an expiry no longer than the lower one's.
+  /// - A value copied up from `next` expires in this level when this level's own
+  ///   expiration policy says, or when it expires in `next` (when `next` is a
+  ///   ``TimedCacheLevel`` that tells), whichever comes first: no level keeps a copy
+  ///   longer than the level it came from.
   ///
   /// ```swift
   /// let cache = memory.compose(disk)   // the same as memory >>> disk
@@ -101,10 +105,12 @@ where Upper.KeyType == Lower.KeyType, Upper.OutputType == Lower.OutputType {
   let first = upper.get(key)
   if case .success? = first.result { return first }
   return fallThrough(
-    key, first: first, versions: versions, lower: { lower.get(key) },
-    writeBack: { value, version in
-      _ = writeBack(value, key: key, into: upper, ifUnchangedSince: version, versions: versions)
-      return value
+    key, first: first, versions: versions, lower: { lower.getWithSource(key) },
+    writeBack: { answer, version in
+      _ = writeBack(
+        answer.value, key: key, into: upper, expiringBy: answer.expiresAt,
+        ifUnchangedSince: version, versions: versions)
+      return answer.value
     })
 }
 
@@ -124,7 +130,8 @@ where Upper.KeyType == Lower.KeyType, Upper.OutputType == Lower.OutputType {
       var answer = answer
       answer.wasWrittenBack =
         writeBack(
-          answer.value, key: key, into: upper, ifUnchangedSince: version, versions: versions)
+          answer.value, key: key, into: upper, expiringBy: answer.expiresAt,
+          ifUnchangedSince: version, versions: versions)
       return answer
     })
 }
@@ -133,12 +140,12 @@ where Upper.KeyType == Lower.KeyType, Upper.OutputType == Lower.OutputType {
 /// `lower()`, whose success goes through `writeBack` with the version read before
 /// `lower()` was asked.
 @inlinable
-func fallThrough<Key: Sendable, T: Sendable>(
+func fallThrough<Key: Sendable, T: Sendable, Below: Sendable>(
   _ key: Key,
   first: Future<T>,
   versions: WriteVersions,
-  lower: @escaping @Sendable () -> Future<T>,
-  writeBack: @escaping @Sendable (T, UInt64) -> T
+  lower: @escaping @Sendable () -> Future<Below>,
+  writeBack: @escaping @Sendable (Below, UInt64) -> T
 ) -> Future<T> {
   if case .success? = first.result { return first }
   let context = CacheCallContext.capture()
@@ -158,10 +165,10 @@ func fallThrough<Key: Sendable, T: Sendable>(
       let second = CacheCallContext.run(with: context, lower)
       promise.onCancel { second.cancel() }
       second.onCompletion { result in
-        if case .success(let value) = result {
-          promise.succeed(writeBack(value, version))
-        } else {
-          promise.complete(result)
+        switch result {
+        case .success(let value): promise.succeed(writeBack(value, version))
+        case .error(let error): promise.fail(error)
+        case .cancelled: promise.cancel()
         }
       }
     }
@@ -169,18 +176,24 @@ func fallThrough<Key: Sendable, T: Sendable>(
   return promise.future
 }
 
-/// Stores a value found below into `upper`, unless a write of `key` went through
-/// the composition since `version` was read; returns whether it did.
+/// Stores a value found below, which expires there at `deadline` (`nil`: never, or
+/// not told), into `upper`, unless a write of `key` went through the composition since
+/// `version` was read; returns whether it did.
 @inlinable
 @discardableResult
 func writeBack<Upper: CacheLevel>(
   _ value: Upper.OutputType,
   key: Upper.KeyType,
   into upper: Upper,
+  expiringBy deadline: Date?,
   ifUnchangedSince version: UInt64,
   versions: WriteVersions
 ) -> Bool {
-  let stored = versions.ifUnchanged(key, since: version) { upper.set(value, forKey: key) }
+  let stored = versions.ifUnchanged(key, since: version) {
+    guard let deadline else { return upper.set(value, forKey: key) }
+    return upper.set(
+      value, forKey: key, expiry: upper.expiry(forCopyOf: value, forKey: key, expiringAt: deadline))
+  }
   stored?.onFailure { error in
     CarlosLogger.log(
       "Could not store a fetched value in the upper level: \(error)", .warning,

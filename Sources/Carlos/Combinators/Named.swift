@@ -19,8 +19,10 @@ extension CacheLevel {
       sourceClosure: { key in
         self.getWithSource(key).map { answer in
           guard !answer.isNamed else { return answer }
-          return CacheAnswer(
-            value: answer.value, source: name, wasWrittenBack: answer.wasWrittenBack)
+          var named = answer
+          named.source = name
+          named.isNamed = true
+          return named
         }
       },
       name: name

@@ -80,10 +80,12 @@ where Upper.KeyType: Hashable, Lower.KeyType == Upper.KeyType, Lower.OutputType 
     let started = reloading.withLock { $0.insert(key).inserted }
     guard started else { return }
     let version = versions.version(of: key)
-    lower.get(key).onCompletion { [self] result in
+    lower.getWithSource(key).onCompletion { [self] result in
       switch result {
-      case .success(let value):
-        writeBack(value, key: key, into: upper, ifUnchangedSince: version, versions: versions)
+      case .success(let answer):
+        writeBack(
+          answer.value, key: key, into: upper, expiringBy: answer.expiresAt,
+          ifUnchangedSince: version, versions: versions)
       case .error(let error):
         CarlosLogger.log(
           "Refreshing a value failed; the old value is kept: \(error)", .warning,

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A value with the level that produced it, as ``CacheLevel/getWithSource(_:)`` answers.
 ///
 /// ```swift
@@ -15,27 +17,36 @@ public struct CacheAnswer<Value: Sendable>: Sendable {
   public var source: String
   /// Whether the value was written into the levels above the one that produced it.
   public var wasWrittenBack: Bool
+  /// When the value expires in the level that produced it; `nil` when it never does or
+  /// that level does not tell (only a ``TimedCacheLevel`` tells). A composition copies a
+  /// value found below into the levels above with this expiry, so that no level keeps
+  /// it longer than the one it came from.
+  public var expiresAt: Date?
   /// Whether `source` is a name given by the user (the innermost given name wins).
   @usableFromInline var isNamed: Bool
 
   /// Creates an answer.
-  public init(value: Value, source: String, wasWrittenBack: Bool = false) {
-    self.init(value: value, source: source, wasWrittenBack: wasWrittenBack, isNamed: true)
+  public init(value: Value, source: String, wasWrittenBack: Bool = false, expiresAt: Date? = nil) {
+    self.init(
+      value: value, source: source, wasWrittenBack: wasWrittenBack, isNamed: true,
+      expiresAt: expiresAt)
   }
 
   @usableFromInline
-  init(value: Value, source: String, wasWrittenBack: Bool, isNamed: Bool) {
+  init(value: Value, source: String, wasWrittenBack: Bool, isNamed: Bool, expiresAt: Date? = nil) {
     self.value = value
     self.source = source
     self.wasWrittenBack = wasWrittenBack
     self.isNamed = isNamed
+    self.expiresAt = expiresAt
   }
 
   /// The same answer with its value transformed.
   @usableFromInline
   func map<T: Sendable>(_ transform: (Value) -> T) -> CacheAnswer<T> {
     CacheAnswer<T>(
-      value: transform(value), source: source, wasWrittenBack: wasWrittenBack, isNamed: isNamed)
+      value: transform(value), source: source, wasWrittenBack: wasWrittenBack, isNamed: isNamed,
+      expiresAt: expiresAt)
   }
 
   /// The same answer with another value.
@@ -56,6 +67,18 @@ extension CacheLevel {
   public func getWithSource(_ key: KeyType) -> Future<CacheAnswer<OutputType>> {
     get(key).map {
       CacheAnswer(value: $0, source: levelName, wasWrittenBack: false, isNamed: false)
+    }
+  }
+}
+
+extension TimedCacheLevel {
+  /// Answers like ``TimedCacheLevel/entry(forKey:)``, naming this level as the source and
+  /// telling when the value expires.
+  public func getWithSource(_ key: KeyType) -> Future<CacheAnswer<OutputType>> {
+    entry(forKey: key).map {
+      CacheAnswer(
+        value: $0.value, source: levelName, wasWrittenBack: false, isNamed: false,
+        expiresAt: $0.expiresAt)
     }
   }
 }

@@ -211,14 +211,19 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
     state.withLock { $0.isOpen ? $0.versions[stripe(key)] : nil }
   }
 
-  /// Sets `value` into `upper` (until `expiresAt` when given) unless a write or
-  /// notice for its stripe arrived since `version` was read.
+  /// Sets `value` into `upper` (until `expiresAt` when given, or sooner when the upper
+  /// level's own policy says) unless a write or notice for its stripe arrived since
+  /// `version` was read.
   private func copyUp(_ value: Data, key: KeyType, expiresAt: Date? = nil, since version: UInt64) {
     state.withLock { state in
       guard state.isOpen, state.versions[stripe(key)] == version else { return }
       track(key, &state)
       let copied =
-        if let expiresAt { upper.set(value, forKey: key, expiry: .at(expiresAt)) } else {
+        if let expiresAt {
+          upper.set(
+            value, forKey: key,
+            expiry: upper.expiry(forCopyOf: value, forKey: key, expiringAt: expiresAt))
+        } else {
           upper.set(value, forKey: key)
         }
       copied.onFailure { error in

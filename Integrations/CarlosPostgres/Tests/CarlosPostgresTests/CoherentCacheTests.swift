@@ -32,6 +32,28 @@ struct CoherentCacheTests {
     }
   }
 
+  @Test("a value copied up expires when the memory level's own shorter policy says")
+  func copiesKeepTheUpperPolicy() async throws {
+    try await PostgresTestServer.withClient { client in
+      let clock = ManualClock()
+      let lower = try PostgresCacheLevel<String>(
+        client: client, options: .init(namespace: PostgresTestServer.namespace(), clock: clock))
+      let listener = PostgresInvalidationListener(client: client)
+      let listening = Task { await listener.run() }
+      defer { listening.cancel() }
+      let memory = MemoryCacheLevel<String, Data>(
+        capacity: 10, expiration: .afterWrite(.seconds(30)), clock: clock)
+      let cache = CoherentCache(upper: memory, lower: lower, listener: listener)
+      try await withTimeout(.seconds(20), "the listener") { await listener.waitUntilListening() }
+      try await lower.set(Data("v".utf8), forKey: "k", expiry: .after(.seconds(60))).value
+      try await eventually(within: .seconds(10), "a copy in memory") {
+        _ = try await cache.get("k").value
+        _ = try await memory.get("k").value
+      }
+      #expect(try await memory.entry(forKey: "k").expiresAt == clock.now().addingTimeInterval(30))
+    }
+  }
+
   @Test(
     "a value copied up keeps the expiry it has in the lower level; entry and insertIfAbsent go through both levels"
   )
