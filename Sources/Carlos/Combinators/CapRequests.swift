@@ -13,7 +13,9 @@ public enum RequestCapperError: Error, Equatable, Sendable, CustomStringConverti
 }
 
 /// A level that runs at most ``limit`` gets on its inner level at once; the
-/// others wait, first in first out, until a running get completes.
+/// others wait, first in first out, until a running get completes. Gets with their
+/// source (``getWithSource(_:)``, as a composition above makes them) count and wait
+/// alongside plain gets.
 ///
 /// A get counts as running from the moment the inner level is asked until its
 /// future completes, whatever the outcome. Cancelling a waiting get takes it out
@@ -24,16 +26,40 @@ public final class RequestCapperCache<Inner: CacheLevel>: CacheLevel {
   public typealias KeyType = Inner.KeyType
   public typealias OutputType = Inner.OutputType
 
-  /// A get waiting for its turn.
+  /// A get waiting for its turn: a plain get, or one with its source.
   @usableFromInline
-  struct Waiter: Sendable {
-    @usableFromInline let key: KeyType
-    @usableFromInline let promise: Promise<OutputType>
+  enum Waiter: Sendable {
+    case get(KeyType, Promise<OutputType>)
+    case withSource(KeyType, Promise<CacheAnswer<OutputType>>)
+
+    /// Whether the get was cancelled while it waited.
+    @inlinable
+    var isCancelled: Bool {
+      switch self {
+      case .get(_, let promise): return promise.future.isCompleted
+      case .withSource(_, let promise): return promise.future.isCompleted
+      }
+    }
+
+    /// Starts the get on `inner`, completing the waiting caller with it; answers
+    /// whether the get already completed.
+    @inlinable
+    func start(on inner: Inner, whenDone done: @escaping @Sendable () -> Void) -> Bool {
+      switch self {
+      case .get(let key, let promise): return Self.start(inner.get(key), for: promise, done)
+      case .withSource(let key, let promise):
+        return Self.start(inner.getWithSource(key), for: promise, done)
+      }
+    }
 
     @inlinable
-    init(key: KeyType, promise: Promise<OutputType>) {
-      self.key = key
-      self.promise = promise
+    static func start<T>(
+      _ request: Future<T>, for promise: Promise<T>, _ done: @escaping @Sendable () -> Void
+    ) -> Bool {
+      promise.mimic(request)
+      if request.isCompleted { return true }
+      request.onCompletion { _ in done() }
+      return false
     }
   }
 
@@ -71,17 +97,34 @@ public final class RequestCapperCache<Inner: CacheLevel>: CacheLevel {
   /// ``limit`` gets are running there, and after every get that came earlier.
   @inlinable
   public func get(_ key: KeyType) -> Future<OutputType> {
+    capped({ inner.get(key) }, waiting: { .get(key, $0) })
+  }
+
+  /// Gets the value for `key` with its source (see ``CacheLevel/getWithSource(_:)``)
+  /// under the same limit and in the same line as ``get(_:)``. This is how a
+  /// composition above asks this level.
+  @inlinable
+  public func getWithSource(_ key: KeyType) -> Future<CacheAnswer<OutputType>> {
+    capped({ inner.getWithSource(key) }, waiting: { .withSource(key, $0) })
+  }
+
+  /// Runs `request` at once when a slot is free and nobody waits; otherwise queues
+  /// the get `waiter` makes of a promise of its own.
+  @inlinable
+  func capped<T: Sendable>(
+    _ request: () -> Future<T>, waiting waiter: (Promise<T>) -> Waiter
+  ) -> Future<T> {
     if limit < 1 { return Future(RequestCapperError.invalidLimit(limit)) }
-    let ticket: (promise: Promise<OutputType>, ticket: UInt64)? = state.withLock { state in
+    let ticket: (promise: Promise<T>, ticket: UInt64)? = state.withLock { state in
       if state.running < limit && state.waiting.isEmpty {
         state.running += 1
         return nil
       }
-      let promise = Promise<OutputType>()
-      return (promise, state.waiting.append(Waiter(key: key, promise: promise)))
+      let promise = Promise<T>()
+      return (promise, state.waiting.append(waiter(promise)))
     }
     guard let ticket else {
-      let request = inner.get(key)
+      let request = request()
       if request.isCompleted {
         release()
       } else {
@@ -114,11 +157,8 @@ public final class RequestCapperCache<Inner: CacheLevel>: CacheLevel {
       }
       guard let next else { return }
       // Cancelled while leaving the line: it never starts, and keeps the slot for the next.
-      if next.promise.future.isCompleted { continue }
-      let request = inner.get(next.key)
-      next.promise.mimic(request)
-      if request.isCompleted { continue }
-      request.onCompletion { [self] _ in release() }
+      if next.isCancelled { continue }
+      if next.start(on: inner, whenDone: { [self] in release() }) { continue }
       return
     }
   }
@@ -135,13 +175,6 @@ public final class RequestCapperCache<Inner: CacheLevel>: CacheLevel {
   @discardableResult
   public func set(_ value: OutputType, forKey key: KeyType, expiry: Expiry) -> Future<Void> {
     inner.set(value, forKey: key, expiry: expiry)
-  }
-
-  /// Gets the value for `key` with its source straight from the inner level
-  /// (neither shared with other gets nor capped: use `get` for that).
-  @inlinable
-  public func getWithSource(_ key: KeyType) -> Future<CacheAnswer<OutputType>> {
-    inner.getWithSource(key)
   }
 
   /// Removes `key` from the inner level at once; removals are not capped.

@@ -1,5 +1,7 @@
 /// A level that shares requests in flight: concurrent gets for the same key
-/// start one get on the inner level, and every caller receives its result.
+/// start one get on the inner level, and every caller receives its result
+/// (concurrent ``getWithSource(_:)`` calls, which a composition above makes, share
+/// one inner `getWithSource` in the same way).
 ///
 /// Each caller gets a future of its own. Cancelling it completes only that
 /// caller as cancelled; the inner request is cancelled once every caller
@@ -11,18 +13,18 @@ public final class PoolCache<Inner: CacheLevel>: CacheLevel where Inner.KeyType:
   public typealias KeyType = Inner.KeyType
   public typealias OutputType = Inner.OutputType
 
-  /// One inner request in flight and the callers waiting for it.
+  /// One inner request in flight, answering `Result`, and the callers waiting for it.
   @usableFromInline
-  struct Entry: Sendable {
+  struct Entry<Result: Sendable>: Sendable {
     /// Tells this request apart from later requests for the same key.
     @usableFromInline let id: UInt64
     /// Callers that have not cancelled, the first caller included. Zero only
     /// while the entry is being created: an entry in the table always has a caller.
     @usableFromInline var activeCallers = 0
     /// The inner request, once the first caller's inner get has returned.
-    @usableFromInline var inner: Future<OutputType>?
+    @usableFromInline var inner: Future<Result>?
     /// The futures handed to callers, completed when the inner request completes.
-    @usableFromInline var waiters: [Promise<OutputType>] = []
+    @usableFromInline var waiters: [Promise<Result>] = []
 
     @inlinable
     init(id: UInt64) {
@@ -31,10 +33,10 @@ public final class PoolCache<Inner: CacheLevel>: CacheLevel where Inner.KeyType:
 
     /// Adds a caller: the first one leads, later ones wait on a promise of their own.
     @inlinable
-    mutating func join() -> Role {
+    mutating func join() -> Role<Result> {
       activeCallers += 1
       if activeCallers == 1 { return .leader(id: id) }
-      let promise = Promise<OutputType>()
+      let promise = Promise<Result>()
       waiters.append(promise)
       return .follower(id: id, promise: promise)
     }
@@ -42,9 +44,7 @@ public final class PoolCache<Inner: CacheLevel>: CacheLevel where Inner.KeyType:
     /// Records the inner request of request `id` and its first caller's future.
     /// Returns false when this entry belongs to another request.
     @inlinable
-    mutating func start(_ id: UInt64, request: Future<OutputType>, leader: Promise<OutputType>)
-      -> Bool
-    {
+    mutating func start(_ id: UInt64, request: Future<Result>, leader: Promise<Result>) -> Bool {
       guard id == self.id else { return false }
       inner = request
       waiters.append(leader)
@@ -52,22 +52,29 @@ public final class PoolCache<Inner: CacheLevel>: CacheLevel where Inner.KeyType:
     }
   }
 
+  /// The requests in flight: gets and gets with their source are shared each with
+  /// their own kind.
   @usableFromInline
   struct State: Sendable {
-    @usableFromInline var entries: [KeyType: Entry] = [:]
+    @usableFromInline var gets: [KeyType: Entry<OutputType>] = [:]
+    @usableFromInline var answers: [KeyType: Entry<CacheAnswer<OutputType>>] = [:]
     @usableFromInline var nextID: UInt64 = 0
 
     @inlinable
     init() {}
   }
 
+  /// Where the requests answering `Result` are kept in ``State``.
+  @usableFromInline
+  typealias Table<Result: Sendable> = WritableKeyPath<State, [KeyType: Entry<Result>]> & Sendable
+
   /// What a get found when it looked for a request in flight.
   @usableFromInline
-  enum Role: Sendable {
+  enum Role<Result: Sendable>: Sendable {
     /// No request was in flight: this caller starts one.
     case leader(id: UInt64)
     /// A request was in flight: this caller waits for it with `promise`.
-    case follower(id: UInt64, promise: Promise<OutputType>)
+    case follower(id: UInt64, promise: Promise<Result>)
   }
 
   /// The level whose requests are shared.
@@ -87,38 +94,57 @@ public final class PoolCache<Inner: CacheLevel>: CacheLevel where Inner.KeyType:
   /// leaves other callers untouched.
   @inlinable
   public func get(_ key: KeyType) -> Future<OutputType> {
+    shared(key, in: \.gets) { inner.get($0) }
+  }
+
+  /// Gets the value for `key` with its source (see ``CacheLevel/getWithSource(_:)``),
+  /// joining the inner `getWithSource` already in flight for `key` if there is one,
+  /// as ``get(_:)`` joins gets. This is how a composition above asks this level.
+  @inlinable
+  public func getWithSource(_ key: KeyType) -> Future<CacheAnswer<OutputType>> {
+    shared(key, in: \.answers) { inner.getWithSource($0) }
+  }
+
+  /// Joins the request for `key` in flight in `table`, or starts one with `request`.
+  @inlinable
+  func shared<Result: Sendable>(
+    _ key: KeyType, in table: Table<Result>,
+    _ request: (KeyType) -> Future<Result>
+  ) -> Future<Result> {
     // Looking up and inserting happen under one lock, so two callers can never
     // both start an inner request for the same key.
-    let role: Role = state.withLock { state in
+    let role: Role<Result> = state.withLock { state in
       state.nextID &+= 1
       let id = state.nextID
-      return state.entries[key, default: Entry(id: id)].join()
+      return state[keyPath: table][key, default: Entry(id: id)].join()
     }
     switch role {
     case .leader(let id):
-      return lead(key, id: id)
+      return lead(key, id: id, in: table, request: request(key))
     case .follower(let id, let promise):
-      promise.onCancel { [self] in callerCancelled(key, id: id) }
+      promise.onCancel { [self] in callerCancelled(key, id: id, in: table) }
       return promise.future
     }
   }
 
-  /// Starts the inner request for `key` as the first caller of request `id`.
+  /// Hands `request`, the inner request for `key`, to the first caller of request `id`.
   @inlinable
-  func lead(_ key: KeyType, id: UInt64) -> Future<OutputType> {
-    let request = inner.get(key)
+  func lead<Result: Sendable>(
+    _ key: KeyType, id: UInt64, in table: Table<Result>,
+    request: Future<Result>
+  ) -> Future<Result> {
     if let result = request.result {
       // Already done (a memory hit, say): nothing stays in flight, and the
       // caller can have the inner future itself, since it cannot be cancelled any more.
       let waiters = state.withLock { state in
-        state.entries.removeValue(forKey: key)?.waiters ?? []
+        state[keyPath: table].removeValue(forKey: key)?.waiters ?? []
       }
       for waiter in waiters { waiter.complete(result) }
       return request
     }
-    let promise = Promise<OutputType>()
+    let promise = Promise<Result>()
     let started = state.withLock { state in
-      state.entries[key]?.start(id, request: request, leader: promise) ?? false
+      state[keyPath: table][key]?.start(id, request: request, leader: promise) ?? false
     }
     // The entry stays until this caller is counted out, so it is always found;
     // should it not be, the caller still gets the result.
@@ -126,20 +152,24 @@ public final class PoolCache<Inner: CacheLevel>: CacheLevel where Inner.KeyType:
       promise.mimic(request)
       return promise.future
     }
-    request.onCompletion { [self] result in finish(key, id: id, result: result) }
-    promise.onCancel { [self] in callerCancelled(key, id: id) }
+    request.onCompletion { [self] result in finish(key, id: id, in: table, result: result) }
+    promise.onCancel { [self] in callerCancelled(key, id: id, in: table) }
     return promise.future
   }
 
   /// Completes every caller of request `id` with its result, and forgets the request.
   @inlinable
-  func finish(_ key: KeyType, id: UInt64, result: FutureResult<OutputType>) {
-    let waiters: [Promise<OutputType>] = state.withLock { state in
-      guard let index = state.entries.index(forKey: key), state.entries.values[index].id == id
+  func finish<Result: Sendable>(
+    _ key: KeyType, id: UInt64, in table: Table<Result>,
+    result: FutureResult<Result>
+  ) {
+    let waiters: [Promise<Result>] = state.withLock { state in
+      guard let index = state[keyPath: table].index(forKey: key),
+        state[keyPath: table].values[index].id == id
       else {
         return []
       }
-      return state.entries.remove(at: index).value.waiters
+      return state[keyPath: table].remove(at: index).value.waiters
     }
     for waiter in waiters { waiter.complete(result) }
   }
@@ -147,15 +177,18 @@ public final class PoolCache<Inner: CacheLevel>: CacheLevel where Inner.KeyType:
   /// Counts one caller of request `id` out; when none is left, forgets the
   /// request and cancels it.
   @inlinable
-  func callerCancelled(_ key: KeyType, id: UInt64) {
-    let abandoned: Future<OutputType>? = state.withLock { state in
-      guard let index = state.entries.index(forKey: key), state.entries.values[index].id == id
+  func callerCancelled<Result: Sendable>(
+    _ key: KeyType, id: UInt64, in table: Table<Result>
+  ) {
+    let abandoned: Future<Result>? = state.withLock { state in
+      guard let index = state[keyPath: table].index(forKey: key),
+        state[keyPath: table].values[index].id == id
       else {
         return nil
       }
-      state.entries.values[index].activeCallers -= 1
-      if state.entries.values[index].activeCallers > 0 { return nil }
-      return state.entries.remove(at: index).value.inner
+      state[keyPath: table].values[index].activeCallers -= 1
+      if state[keyPath: table].values[index].activeCallers > 0 { return nil }
+      return state[keyPath: table].remove(at: index).value.inner
     }
     abandoned?.cancel()
   }
@@ -172,13 +205,6 @@ public final class PoolCache<Inner: CacheLevel>: CacheLevel where Inner.KeyType:
   @discardableResult
   public func set(_ value: OutputType, forKey key: KeyType, expiry: Expiry) -> Future<Void> {
     inner.set(value, forKey: key, expiry: expiry)
-  }
-
-  /// Gets the value for `key` with its source straight from the inner level
-  /// (neither shared with other gets nor capped: use `get` for that).
-  @inlinable
-  public func getWithSource(_ key: KeyType) -> Future<CacheAnswer<OutputType>> {
-    inner.getWithSource(key)
   }
 
   /// Removes `key` from the inner level; removals are not pooled.

@@ -48,24 +48,48 @@ where Upper.KeyType: Hashable, Lower.KeyType == Upper.KeyType, Lower.OutputType 
   /// Answers from the upper level, reloading an old value in the background, or
   /// from the lower level on a miss.
   public func get(_ key: KeyType) -> Future<OutputType> {
+    serve(key, hit: \.value) { [upper, lower, versions] in
+      composedGet(key, upper: upper, lower: lower, versions: versions)
+    }
+  }
+
+  /// Answers like ``get(_:)`` (reloading an old value in the background too), naming
+  /// the level that had the value.
+  public func getWithSource(_ key: KeyType) -> Future<CacheAnswer<OutputType>> {
+    let source = upper.levelName
+    return serve(key) { found in
+      CacheAnswer(
+        value: found.value, source: source, wasWrittenBack: false, isNamed: false,
+        expiresAt: found.expiresAt)
+    } miss: { [upper, lower, versions] in
+      composedGetWithSource(key, upper: upper, lower: lower, versions: versions)
+    }
+  }
+
+  /// Answers `hit` of the upper level's entry, reloading it in the background when it
+  /// is old, or `miss()` when the upper level has none.
+  private func serve<Answer: Sendable>(
+    _ key: KeyType, hit: @escaping @Sendable (CacheEntry<OutputType>) -> Answer,
+    miss: @escaping @Sendable () -> Future<Answer>
+  ) -> Future<Answer> {
     let entry = upper.entry(forKey: key)
     if case .success(let found)? = entry.result {
       reloadIfOld(key, storedAt: found.storedAt)
-      return Future(found.value)
+      return Future(hit(found))
     }
-    let promise = Promise<OutputType>()
+    let promise = Promise<Answer>()
     promise.onCancel { entry.cancel() }
     entry.onCompletion { [self] result in
       switch result {
       case .success(let found):
         reloadIfOld(key, storedAt: found.storedAt)
-        promise.succeed(found.value)
+        promise.succeed(hit(found))
       case .cancelled:
         promise.cancel()
       case .error:
         if promise.future.isCompleted { return }
         // Asks the upper level once more (a cheap miss), then the lower one, as `upper >>> lower` does.
-        let fetched = composedGet(key, upper: upper, lower: lower, versions: versions)
+        let fetched = miss()
         promise.onCancel { fetched.cancel() }
         promise.mimic(fetched)
       }
@@ -100,11 +124,6 @@ where Upper.KeyType: Hashable, Lower.KeyType == Upper.KeyType, Lower.OutputType 
   /// Whether a reload of `key` is running.
   public func isReloading(_ key: KeyType) -> Bool {
     reloading.withLock { $0.contains(key) }
-  }
-
-  /// Answers like ``get(_:)``, naming the upper level when it had the value.
-  public func getWithSource(_ key: KeyType) -> Future<CacheAnswer<OutputType>> {
-    composed.getWithSource(key)
   }
 
   /// Stores `value` in both levels, as `upper >>> lower` does.

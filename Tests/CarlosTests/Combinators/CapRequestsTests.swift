@@ -23,6 +23,39 @@ struct CapRequestsTests {
     #expect(probe.inFlight == 0)
   }
 
+  @Test(
+    "under a composition (memory >>> capped), 1,000 concurrent misses never run more than n inner gets at once",
+    arguments: [1, 3])
+  func throughComposition(limit: Int) async {
+    let probe = ProbeLevel<Int>(.background)
+    let cache = MemoryCacheLevel<Int, String>(capacity: 10_000) >>> probe.capRequests(limit)
+    let futures = await issueConcurrently(threads: 4, perThread: 250) { thread, index in
+      cache.get(thread * 1_000 + index)
+    }
+    #expect(await waitUntilCompleted(futures, timeout: patience))
+    #expect(futures.allSatisfy { $0.result?.value != nil })
+    #expect(probe.getCount == 1_000)
+    #expect(probe.maxInFlight <= limit && probe.maxInFlight >= 1)
+  }
+
+  @Test("gets and gets with their source wait in one line, first in first out")
+  func withSourceWaitsInLine() {
+    let probe = ProbeLevel<Int>(.held)
+    let capped = probe.capRequests(1)
+    let first = capped.get(1)
+    let second = capped.getWithSource(2)
+    let third = capped.get(3)
+    #expect(probe.gets == [1])
+    probe.completeAll()
+    #expect(probe.gets == [1, 2])
+    probe.completeAll()
+    #expect(probe.gets == [1, 2, 3])
+    probe.completeAll()
+    #expect(first.result?.value == "1#0")
+    #expect(second.result?.value?.value == "2#1")
+    #expect(third.result?.value == "3#2")
+  }
+
   @Test("inner gets that complete at once never exceed the cap either", arguments: [1, 2])
   func immediateInnerLevel(limit: Int) async {
     let probe = ProbeLevel<Int>(.immediate)

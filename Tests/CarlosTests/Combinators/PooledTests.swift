@@ -46,6 +46,32 @@ struct PooledTests {
     #expect(wrong == 0)
   }
 
+  @Test(
+    "under a composition (memory >>> pool), 100 concurrent misses of one key start one inner request"
+  )
+  func throughComposition() {
+    let probe = ProbeLevel<String>(.held)
+    let cache = MemoryCacheLevel<String, String>(capacity: 100) >>> probe.pooled()
+    let futures = (0..<100).map { _ in cache.get("k") }
+    #expect(probe.getCount == 1)
+    probe.completeAll()
+    #expect(futures.allSatisfy { $0.result?.value == "k#0" })
+  }
+
+  @Test("concurrent getWithSource calls of one key share one inner request, apart from gets")
+  func withSourceIsShared() {
+    let probe = ProbeLevel<String>(.held)
+    let pool = probe.pooled()
+    let answers = (0..<10).map { _ in pool.getWithSource("k") }
+    let values = (0..<10).map { _ in pool.get("k") }
+    #expect(probe.getCount == 2, "one inner request per kind")
+    probe.completeAll()
+    #expect(answers.allSatisfy { $0.result?.value?.value.hasPrefix("k#") == true })
+    #expect(values.allSatisfy { $0.result?.value?.hasPrefix("k#") == true })
+    _ = pool.getWithSource("k")
+    #expect(probe.getCount == 3, "a request completed is not shared any more")
+  }
+
   @Test("different keys run their own inner requests independently")
   func keysAreIndependent() {
     let probe = ProbeLevel<String>(.held)

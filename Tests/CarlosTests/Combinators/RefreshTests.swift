@@ -65,6 +65,24 @@ struct RefreshTests {
     #expect(lower.gets == 1)
   }
 
+  @Test(
+    "asked with its source, as a composition above asks it, an old value is served and reloaded too"
+  )
+  func withSourceReloads() {
+    let (memory, lower, cache) = make()
+    memory.set("v1", forKey: "k")
+    clock.advance(by: .seconds(60))
+    let answer = cache.getWithSource("k").result?.value
+    #expect(answer?.value == "v1" && answer?.source == "MemoryCacheLevel")
+    #expect(cache.isReloading("k"))
+    lower.complete(with: .success("v2"))
+    #expect(memory.get("k").result?.value == "v2")
+    let above = MemoryCacheLevel<String, String>(capacity: 10, clock: clock)
+    clock.advance(by: .seconds(60))
+    #expect((above >>> cache).get("k").result?.value == "v2")
+    #expect(cache.isReloading("k"), "a miss above reached the refresh below")
+  }
+
   @Test("one reload per key at a time, however many gets")
   func oneReloadPerKey() {
     let (memory, lower, cache) = make()

@@ -32,6 +32,22 @@ where Inner.OutputType == Data, Inner.KeyType: StringConvertible {
     return stored.flatMap { (bytes: Data) -> FutureResult<Data> in self.open(bytes, key) }
   }
 
+  /// The value stored under `key`, opened, with the inner level's answer: its source
+  /// and when the value expires there (so a composition above copies it up no longer).
+  public func getWithSource(_ key: Inner.KeyType) -> Future<CacheAnswer<Data>> {
+    inner.getWithSource(key).flatMap {
+      (answer: CacheAnswer<Data>) -> FutureResult<CacheAnswer<Data>> in
+      switch self.open(answer.value, key) {
+      case .success(let value):
+        var opened = answer
+        opened.value = value
+        return .success(opened)
+      case .error(let error): return .error(error)
+      case .cancelled: return .cancelled
+      }
+    }
+  }
+
   /// `bytes`, stored under `key`, opened; a miss, reported, when they do not open.
   @usableFromInline
   func open(_ bytes: Data, _ key: Inner.KeyType) -> FutureResult<Data> {

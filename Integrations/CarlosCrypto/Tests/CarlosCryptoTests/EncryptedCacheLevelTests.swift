@@ -30,6 +30,23 @@ struct EncryptedCacheLevelTests {
     }
   }
 
+  @Test("Under a composition, a value copied up keeps the expiry it has in the encrypted level")
+  func copiedUpWithItsExpiry() async throws {
+    let clock = ManualClock()
+    let encryption = CacheEncryption(
+      keys: try CacheKeyRing(current: "k1", key: SymmetricKey(size: .bits256)),
+      namespace: "sessions")
+    let sealed = MemoryCacheLevel<String, Data>(capacity: 1 << 20, clock: clock)
+    let memory = MemoryCacheLevel<String, Data>(capacity: 1 << 20, clock: clock)
+    let lower = sealed =>> encryption
+    try await lower.set(value, forKey: "s", expiry: .after(.seconds(60)))
+    let answer = try await lower.getWithSource("s")
+    #expect(answer.value == value)
+    #expect(answer.expiresAt == clock.now().addingTimeInterval(60))
+    #expect(try await (memory >>> lower).get("s") == value)
+    #expect(try await memory.entry(forKey: "s").expiresAt == answer.expiresAt)
+  }
+
   @Test("On a disk level with `=>>`: a get returns the value, and no file holds it in clear")
   func onDisk() async throws {
     try await withFolder { folder in

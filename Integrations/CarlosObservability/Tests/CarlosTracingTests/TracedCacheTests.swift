@@ -2,6 +2,7 @@ import Carlos
 import CarlosTracing
 import Foundation
 import InMemoryTracing
+import Synchronization
 import Testing
 import Tracing
 
@@ -17,6 +18,21 @@ struct TracedCacheTests {
       guard key != "missing" else { throw FetchError.valueNotInCache }
       return "value of \(key)"
     }
+  }
+
+  @Test("traced, a pooled level still shares one request among concurrent gets of a key")
+  func pooledStaysPooled() async throws {
+    let tracer = InMemoryTracer()
+    let loads = Mutex(0)
+    let origin = BasicFetcher<String, String> { key in
+      loads.withLock { $0 += 1 }
+      try await Task.sleep(for: .milliseconds(200))
+      return "value of \(key)"
+    }
+    let cache = origin.pooled().traced("origin", tracer: tracer)
+    let gets: [Future<String>] = (0..<20).map { _ in cache.get("k") }
+    for get in gets { #expect(try await get.value == "value of k") }
+    #expect(loads.withLock { $0 } == 1)
   }
 
   /// The finished spans, once there are `count` of them (or 30 s have passed).
