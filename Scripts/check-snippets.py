@@ -148,6 +148,16 @@ def identity(location):
     return os.path.basename(location.rstrip("/")).removesuffix(".git").lower()
 
 
+def umbrella_products():
+    """The Integrations products that gather modules of other names (no module to import)."""
+    umbrellas = set()
+    for manifest_path in glob.glob(os.path.join(ROOT, "Integrations", "*", "Package.swift")):
+        manifest = open(manifest_path).read()
+        targets = set(re.findall(r'\.(?:t|executableT)arget\(\s*name: "(\w+)"', manifest))
+        umbrellas |= set(re.findall(r'\.library\(\s*name: "(\w+)"', manifest)) - targets
+    return umbrellas
+
+
 def build_applications(apps):
     """Builds the applications of `apps` ((document, line, manifest, sources) each) as
     one package, with one executable target per application: each target takes its
@@ -159,6 +169,7 @@ def build_applications(apps):
     Returns the number of applications that fail."""
     failed = 0
     checkout = os.path.basename(ROOT).lower()
+    umbrellas = umbrella_products()
     packages, targets = {}, []
     for index, (name, line, manifest, sources) in enumerate(apps):
         declared = {"carlos" if "../Carlos" == location else identity(location): line_
@@ -181,7 +192,8 @@ def build_applications(apps):
             packages[key] = line_
         for target in re.findall(r'\.executableTarget\(\s*name: "(\w+)"', manifest):
             code = sources.get(f"Sources/{target}/main.swift",
-                               "".join(f"import {product}\n" for product, _ in products))
+                               "".join(f"import {product}\n" for product, _ in products
+                                       if product not in umbrellas))
             dependencies = [f'.product(name: "{product}", package: "{checkout if package == "Carlos" else package}")'
                             for product, package in products]
             targets.append((f"{target}{index}", dependencies, code, name, line))

@@ -11,6 +11,9 @@ let package = Package(
   name: "CarlosObservability",
   platforms: [.macOS(.v15)],
   products: [
+    // The package's main product: all three at once.
+    .library(
+      name: "CarlosObservability", targets: ["CarlosLogging", "CarlosMetrics", "CarlosTracing"]),
     .library(name: "CarlosLogging", targets: ["CarlosLogging"]),
     .library(name: "CarlosMetrics", targets: ["CarlosMetrics"]),
     .library(name: "CarlosTracing", targets: ["CarlosTracing"]),

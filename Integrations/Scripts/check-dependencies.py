@@ -98,10 +98,12 @@ def check_lowest(build):
     dependencies += [f'    .package(url: "{url}", exact: "{version}"),'
                      for url, version in sorted(lowest.items())]
     products = []
+    modules = []
     for path in libraries:
         manifest = open(os.path.join(HERE, path, "Package.swift")).read()
-        for product in re.findall(r'\.library\(name: "(\w+)"', manifest):
+        for product in re.findall(r'\.library\(\s*name: "(\w+)"', manifest):
             products.append((product, path))
+        modules += re.findall(r'\.target\(\s*name: "(\w+)"', manifest)
     manifest = "\n".join([
         "// swift-tools-version: 6.1",
         "import PackageDescription",
@@ -125,7 +127,9 @@ def check_lowest(build):
         with open(os.path.join(app, "Package.swift"), "w") as f:
             f.write(manifest)
         with open(os.path.join(app, "Sources", "LowestVersions", "main.swift"), "w") as f:
-            f.write("".join(f"import {product}\n" for product, _ in products))
+            # A product named after its package may gather several modules.
+            f.write("".join(f"import {product}\n" for product, _ in products
+                            if product in modules))
         pins = ", ".join(f"{url.split('/')[-1].removesuffix('.git')} {version}"
                          for url, version in sorted(lowest.items()))
         start = time.monotonic()

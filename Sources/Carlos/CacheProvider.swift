@@ -14,12 +14,15 @@ public enum CacheProvider {
   public static let defaultDiskCapacity: UInt64 = 100 * 1024 * 1024
 
   /// The default folder of ``dataCache(folder:memoryCapacity:diskCapacity:fetcher:)``:
-  /// `com.carlos.data` in the user's cache folder (`~/.cache` on Linux).
+  /// `com.carlos.data` in this program's own folder of the user's cache folder
+  /// (`~/.cache/<executable>/com.carlos.data` on Linux), so two programs never share
+  /// values by accident.
   public static var defaultDataFolder: String {
     folder(named: "com.carlos.data")
   }
 
-  /// The default folder of the JSON caches: `com.carlos.json` in the user's cache folder.
+  /// The default folder of the JSON caches: `com.carlos.json` in this program's own
+  /// folder of the user's cache folder (`~/.cache/<executable>/com.carlos.json`).
   public static var defaultJSONFolder: String {
     folder(named: "com.carlos.json")
   }
@@ -98,9 +101,10 @@ public enum CacheProvider {
     return bytes.transformValues(JSONTransformer<Value>())
   }
 
+  /// The folder `name` beside the default folder of a ``DiskCacheLevel``, in this
+  /// program's own folder.
   private static func folder(named name: String) -> String {
-    let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
-    let base = caches ?? FileManager.default.temporaryDirectory
-    return base.appendingPathComponent(name, isDirectory: true).path
+    URL(fileURLWithPath: defaultDiskCachePath(), isDirectory: true).deletingLastPathComponent()
+      .appendingPathComponent(name, isDirectory: true).path
   }
 }

@@ -20,6 +20,20 @@ struct DiskCacheFolderTests {
     #expect(level.path == defaultDiskCachePath())
   }
 
+  @Test("CacheProvider's default folders are in this program's own folder too")
+  func providerFoldersAreThePrograms() {
+    let programFolder = URL(fileURLWithPath: defaultDiskCachePath()).deletingLastPathComponent()
+    #expect(
+      programFolder.lastPathComponent
+        == DiskCacheLevelFiles.folderName(forProgram: ProcessInfo.processInfo.processName))
+    #expect(
+      CacheProvider.defaultDataFolder
+        == programFolder.appendingPathComponent("com.carlos.data").path)
+    #expect(
+      CacheProvider.defaultJSONFolder
+        == programFolder.appendingPathComponent("com.carlos.json").path)
+  }
+
   @Test("Two programs' default folders never share a value")
   func programsDoNotShare() async throws {
     let folder = DiskTestFolder()
