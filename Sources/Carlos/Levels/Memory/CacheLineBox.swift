@@ -25,5 +25,6 @@ struct CacheLineBox<Value: ~Copyable>: ~Copyable {
   }
 }
 
+// @unchecked: no lock of its own; the box only gives out its value, which is Sendable
+// (a lock or an atomic) and protects itself.
 extension CacheLineBox: @unchecked Sendable where Value: Sendable & ~Copyable {}
-// @unchecked: the box only gives out its value, which is Sendable (a lock or an atomic).
