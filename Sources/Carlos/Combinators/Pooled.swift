@@ -64,10 +64,6 @@ public final class PoolCache<Inner: CacheLevel>: CacheLevel where Inner.KeyType:
     init() {}
   }
 
-  /// Where the requests answering `Result` are kept in ``State``.
-  @usableFromInline
-  typealias Table<Result: Sendable> = WritableKeyPath<State, [KeyType: Entry<Result>]> & Sendable
-
   /// What a get found when it looked for a request in flight.
   @usableFromInline
   enum Role<Result: Sendable>: Sendable {
@@ -94,7 +90,7 @@ public final class PoolCache<Inner: CacheLevel>: CacheLevel where Inner.KeyType:
   /// leaves other callers untouched.
   @inlinable
   public func get(_ key: KeyType) -> Future<OutputType> {
-    shared(key, in: \.gets) { inner.get($0) }
+    shared(key, in: PoolGets<Inner>.self) { inner.get($0) }
   }
 
   /// Gets the value for `key` with its source (see ``CacheLevel/getWithSource(_:)``),
@@ -102,21 +98,21 @@ public final class PoolCache<Inner: CacheLevel>: CacheLevel where Inner.KeyType:
   /// as ``get(_:)`` joins gets. This is how a composition above asks this level.
   @inlinable
   public func getWithSource(_ key: KeyType) -> Future<CacheAnswer<OutputType>> {
-    shared(key, in: \.answers) { inner.getWithSource($0) }
+    shared(key, in: PoolAnswers<Inner>.self) { inner.getWithSource($0) }
   }
 
   /// Joins the request for `key` in flight in `table`, or starts one with `request`.
   @inlinable
-  func shared<Result: Sendable>(
-    _ key: KeyType, in table: Table<Result>,
-    _ request: (KeyType) -> Future<Result>
-  ) -> Future<Result> {
+  func shared<Table: PoolTable>(
+    _ key: KeyType, in table: Table.Type,
+    _ request: (KeyType) -> Future<Table.Result>
+  ) -> Future<Table.Result> where Table.Inner == Inner {
     // Looking up and inserting happen under one lock, so two callers can never
     // both start an inner request for the same key.
-    let role: Role<Result> = state.withLock { state in
+    let role: Role<Table.Result> = state.withLock { state in
       state.nextID &+= 1
       let id = state.nextID
-      return state[keyPath: table][key, default: Entry(id: id)].join()
+      return Table.access(&state) { $0[key, default: Entry(id: id)].join() }
     }
     switch role {
     case .leader(let id):
@@ -129,22 +125,21 @@ public final class PoolCache<Inner: CacheLevel>: CacheLevel where Inner.KeyType:
 
   /// Hands `request`, the inner request for `key`, to the first caller of request `id`.
   @inlinable
-  func lead<Result: Sendable>(
-    _ key: KeyType, id: UInt64, in table: Table<Result>,
-    request: Future<Result>
-  ) -> Future<Result> {
+  func lead<Table: PoolTable>(
+    _ key: KeyType, id: UInt64, in table: Table.Type, request: Future<Table.Result>
+  ) -> Future<Table.Result> where Table.Inner == Inner {
     if let result = request.result {
       // Already done (a memory hit, say): nothing stays in flight, and the
       // caller can have the inner future itself, since it cannot be cancelled any more.
       let waiters = state.withLock { state in
-        state[keyPath: table].removeValue(forKey: key)?.waiters ?? []
+        Table.access(&state) { $0.removeValue(forKey: key)?.waiters ?? [] }
       }
       for waiter in waiters { waiter.complete(result) }
       return request
     }
-    let promise = Promise<Result>()
+    let promise = Promise<Table.Result>()
     let started = state.withLock { state in
-      state[keyPath: table][key]?.start(id, request: request, leader: promise) ?? false
+      Table.access(&state) { $0[key]?.start(id, request: request, leader: promise) ?? false }
     }
     // The entry stays until this caller is counted out, so it is always found;
     // should it not be, the caller still gets the result.
@@ -159,17 +154,16 @@ public final class PoolCache<Inner: CacheLevel>: CacheLevel where Inner.KeyType:
 
   /// Completes every caller of request `id` with its result, and forgets the request.
   @inlinable
-  func finish<Result: Sendable>(
-    _ key: KeyType, id: UInt64, in table: Table<Result>,
-    result: FutureResult<Result>
-  ) {
-    let waiters: [Promise<Result>] = state.withLock { state in
-      guard let index = state[keyPath: table].index(forKey: key),
-        state[keyPath: table].values[index].id == id
-      else {
-        return []
+  func finish<Table: PoolTable>(
+    _ key: KeyType, id: UInt64, in table: Table.Type, result: FutureResult<Table.Result>
+  ) where Table.Inner == Inner {
+    let waiters: [Promise<Table.Result>] = state.withLock { state in
+      Table.access(&state) { entries in
+        guard let index = entries.index(forKey: key), entries.values[index].id == id else {
+          return []
+        }
+        return entries.remove(at: index).value.waiters
       }
-      return state[keyPath: table].remove(at: index).value.waiters
     }
     for waiter in waiters { waiter.complete(result) }
   }
@@ -177,18 +171,17 @@ public final class PoolCache<Inner: CacheLevel>: CacheLevel where Inner.KeyType:
   /// Counts one caller of request `id` out; when none is left, forgets the
   /// request and cancels it.
   @inlinable
-  func callerCancelled<Result: Sendable>(
-    _ key: KeyType, id: UInt64, in table: Table<Result>
-  ) {
-    let abandoned: Future<Result>? = state.withLock { state in
-      guard let index = state[keyPath: table].index(forKey: key),
-        state[keyPath: table].values[index].id == id
-      else {
-        return nil
+  func callerCancelled<Table: PoolTable>(_ key: KeyType, id: UInt64, in table: Table.Type)
+  where Table.Inner == Inner {
+    let abandoned: Future<Table.Result>? = state.withLock { state in
+      Table.access(&state) { entries in
+        guard let index = entries.index(forKey: key), entries.values[index].id == id else {
+          return nil
+        }
+        entries.values[index].activeCallers -= 1
+        if entries.values[index].activeCallers > 0 { return nil }
+        return entries.remove(at: index).value.inner
       }
-      state[keyPath: table].values[index].activeCallers -= 1
-      if state[keyPath: table].values[index].activeCallers > 0 { return nil }
-      return state[keyPath: table].remove(at: index).value.inner
     }
     abandoned?.cancel()
   }
@@ -246,4 +239,37 @@ extension CacheLevel where KeyType: Hashable {
   public func pooled() -> PoolCache<Self> {
     PoolCache(self)
   }
+}
+
+/// One of the tables of requests in flight of a ``PoolCache``: the gets or the gets
+/// with their source.
+@usableFromInline
+protocol PoolTable: SendableMetatype {
+  associatedtype Inner: CacheLevel where Inner.KeyType: Hashable
+  associatedtype Result: Sendable
+  /// Runs `body` on this table of `state`.
+  static func access<T>(
+    _ state: inout PoolCache<Inner>.State,
+    _ body: (inout [Inner.KeyType: PoolCache<Inner>.Entry<Result>]) -> T
+  ) -> T
+}
+
+/// The gets in flight of a ``PoolCache``.
+@usableFromInline
+enum PoolGets<Inner: CacheLevel>: PoolTable where Inner.KeyType: Hashable {
+  @inlinable
+  static func access<T>(
+    _ state: inout PoolCache<Inner>.State,
+    _ body: (inout [Inner.KeyType: PoolCache<Inner>.Entry<Inner.OutputType>]) -> T
+  ) -> T { body(&state.gets) }
+}
+
+/// The gets with their source in flight of a ``PoolCache``.
+@usableFromInline
+enum PoolAnswers<Inner: CacheLevel>: PoolTable where Inner.KeyType: Hashable {
+  @inlinable
+  static func access<T>(
+    _ state: inout PoolCache<Inner>.State,
+    _ body: (inout [Inner.KeyType: PoolCache<Inner>.Entry<CacheAnswer<Inner.OutputType>>]) -> T
+  ) -> T { body(&state.answers) }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A level of a cache: something that can get a value for a key, and usually
 /// store one.
 ///
@@ -67,6 +69,14 @@ public protocol CacheLevel<KeyType, OutputType>: Sendable {
   /// Tells the level that memory is short, so it can drop what it holds in memory.
   func onMemoryWarning()
 
+  /// The expiry this level gives a copy of `value`, stored under `key` now, of a value
+  /// that expires at `deadline` in the level it comes from: how a composition copies
+  /// a value up. By default `deadline`; the built-in levels answer the earlier of
+  /// `deadline` and the moment their own expiration policy gives (an after-access
+  /// policy does not slide such a copy).
+  func expiry(forCopyOf value: OutputType, forKey key: KeyType, expiringAt deadline: Date)
+    -> Expiry
+
   /// What makes copies of this level one level for ``get(_:orLoad:)``, whose
   /// concurrent callers of one key share a pass: the object of a class, the shared
   /// identity of a combinator's result; `nil` for a value type of your own (its
@@ -77,6 +87,15 @@ public protocol CacheLevel<KeyType, OutputType>: Sendable {
 extension CacheLevel {
   /// The level's type name without generic arguments.
   public var levelName: String { Self.unnamedSource }
+
+  /// `deadline`: a level without an expiration policy of its own keeps a copy as
+  /// long as its source does.
+  @inlinable
+  public func expiry(forCopyOf value: OutputType, forKey key: KeyType, expiringAt deadline: Date)
+    -> Expiry
+  {
+    .at(deadline)
+  }
 
   /// `nil`: callers of a value type's ``get(_:orLoad:)`` do not share passes.
   public var _loadIdentity: ObjectIdentifier? { nil }

@@ -36,6 +36,17 @@ public final class UserDefaultsCacheLevel<
   public typealias KeyType = Key
   public typealias OutputType = Value
 
+  /// The level's name in answers, statistics and log messages: `UserDefaultsCacheLevel`.
+  public var levelName: String { "UserDefaultsCacheLevel" }
+
+  /// The earlier of `deadline` and the moment this level's expiration policy gives a
+  /// value stored now: how long a composition keeps a copy of a value from below.
+  public func expiry(forCopyOf value: Value, forKey key: Key, expiringAt deadline: Date) -> Expiry {
+    expiration.expiry(
+      ofCopyOf: value, forKey: key, storedAt: CacheInstant(nanoseconds: clock.nanoseconds()),
+      expiringAt: deadline)
+  }
+
   /// The suite's name, as passed to the initializer.
   public let name: String
   /// How long values stay valid when `set` is given no expiry of its own.

@@ -56,14 +56,22 @@ public struct CacheAnswer<Value: Sendable>: Sendable {
   }
 }
 
+/// The names of level types, each worked out once: describing a type takes
+/// microseconds, and a default ``CacheLevel/levelName`` is read on every answer.
+private let levelTypeNames = Lock<[ObjectIdentifier: String]>([:])
+
 extension CacheLevel {
   /// The name of a level without a given one: its type's name without generic arguments.
   static var unnamedSource: String {
-    let name = String(describing: Self.self)
-    return String(name.prefix { $0 != "<" })
+    let type = ObjectIdentifier(Self.self)
+    if let name = levelTypeNames.withLock({ $0[type] }) { return name }
+    let name = String(String(describing: Self.self).prefix { $0 != "<" })
+    levelTypeNames.withLock { $0[type] = name }
+    return name
   }
 
   /// Answers like ``CacheLevel/get(_:)``, naming this level as the source.
+  @inlinable
   public func getWithSource(_ key: KeyType) -> Future<CacheAnswer<OutputType>> {
     get(key).map {
       CacheAnswer(value: $0, source: levelName, wasWrittenBack: false, isNamed: false)
@@ -74,11 +82,17 @@ extension CacheLevel {
 extension TimedCacheLevel {
   /// Answers like ``TimedCacheLevel/entry(forKey:)``, naming this level as the source and
   /// telling when the value expires.
+  @inlinable
   public func getWithSource(_ key: KeyType) -> Future<CacheAnswer<OutputType>> {
-    entry(forKey: key).map {
+    let entry = entry(forKey: key)
+    let source = levelName
+    @Sendable func answer(_ found: CacheEntry<OutputType>) -> CacheAnswer<OutputType> {
       CacheAnswer(
-        value: $0.value, source: levelName, wasWrittenBack: false, isNamed: false,
-        expiresAt: $0.expiresAt)
+        value: found.value, source: source, wasWrittenBack: false, isNamed: false,
+        expiresAt: found.expiresAt)
     }
+    // A level that answers at once (memory, disk) needs no callback.
+    if case .success(let found)? = entry.result { return Future(answer(found)) }
+    return entry.map(answer)
   }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How long the values of a level stay valid, when nothing else is said at set time.
 ///
 /// Give it to a built-in level (``MemoryCacheLevel``, ``DiskCacheLevel``,
@@ -57,6 +59,19 @@ public struct ExpirationPolicy<Key: Sendable, Value: Sendable>: Sendable {
     case .afterWrite(let duration), .afterAccess(let duration): return .after(duration)
     case .perEntry(let decide): return decide(key, value)
     }
+  }
+
+  /// The expiry of a copy of `value`, stored under `key` at `now`, of a value that
+  /// expires at `deadline` where it comes from: the earlier of `deadline` and the
+  /// moment this policy gives.
+  func expiry(
+    ofCopyOf value: Value, forKey key: Key, storedAt now: CacheInstant, expiringAt deadline: Date
+  )
+    -> Expiry
+  {
+    guard let own = expiry(of: key, value).deadline(storedAt: now), own < CacheInstant(deadline)
+    else { return .at(deadline) }
+    return .at(own.date)
   }
 
   /// The sliding duration of an after-access policy.

@@ -73,6 +73,17 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   public typealias KeyType = Key
   public typealias OutputType = Value
 
+  /// The level's name in answers, statistics and log messages: `DiskCacheLevel`.
+  public var levelName: String { "DiskCacheLevel" }
+
+  /// The earlier of `deadline` and the moment this level's expiration policy gives a
+  /// value stored now: how long a composition keeps a copy of a value from below.
+  public func expiry(forCopyOf value: Value, forKey key: Key, expiringAt deadline: Date) -> Expiry {
+    expiration.expiry(
+      ofCopyOf: value, forKey: key, storedAt: CacheInstant(nanoseconds: clock.nanoseconds()),
+      expiringAt: deadline)
+  }
+
   /// The folder that holds the level's files.
   public let path: String
   /// The most bytes the level's files may take on disk together.

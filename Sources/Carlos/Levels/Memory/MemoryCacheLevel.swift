@@ -1,3 +1,5 @@
+import Foundation
+
 import Synchronization
 
 /// A cache level in memory, bounded by the total cost of what it holds.
@@ -70,6 +72,17 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
 {
   public typealias KeyType = Key
   public typealias OutputType = Value
+
+  /// The level's name in answers, statistics and log messages: `MemoryCacheLevel`.
+  public var levelName: String { "MemoryCacheLevel" }
+
+  /// The earlier of `deadline` and the moment this level's expiration policy gives a
+  /// value stored now: how long a composition keeps a copy of a value from below.
+  public func expiry(forCopyOf value: Value, forKey key: Key, expiringAt deadline: Date) -> Expiry {
+    expiration.expiry(
+      ofCopyOf: value, forKey: key, storedAt: CacheInstant(nanoseconds: clock.nanoseconds()),
+      expiringAt: deadline)
+  }
 
   /// The total cost the level may hold.
   public let capacity: Int
@@ -192,18 +205,35 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
   /// expires; fails like ``get(_:)``. Counts as a read (it slides an after-access expiry).
   @inlinable
   public func entry(forKey key: Key) -> Future<CacheEntry<Value>> {
+    guard let found = readEntry(key) else { return Future(FetchError.valueNotInCache) }
+    return Future(found)
+  }
+
+  /// Answers like ``get(_:)``, naming this level as the source and telling when the
+  /// value expires (``CacheAnswer/expiresAt``).
+  @inlinable
+  public func getWithSource(_ key: Key) -> Future<CacheAnswer<Value>> {
+    guard let found = readEntry(key) else { return Future(FetchError.valueNotInCache) }
+    return Future(
+      CacheAnswer(
+        value: found.value, source: levelName, wasWrittenBack: false, isNamed: false,
+        expiresAt: found.expiresAt))
+  }
+
+  /// The entry of `key`, read as a get reads it; `nil` when there is none.
+  @inlinable
+  func readEntry(_ key: Key) -> CacheEntry<Value>? {
     var report = EntryShard<Key, Value>.ReadReport()
     report.wantsTimes = true
     let thread = threadStripe(key: stripeKey)
     guard case .success(let value)? = read(key, thread: thread, report: &report)?.result else {
-      return Future(FetchError.valueNotInCache)
+      return nil
     }
-    return Future(
-      CacheEntry(
-        value: value,
-        storedAt: CacheInstant(nanoseconds: report.storedAt).date,
-        expiresAt: report.deadline == TimerWheel.none
-          ? nil : CacheInstant(nanoseconds: report.deadline).date))
+    return CacheEntry(
+      value: value,
+      storedAt: CacheInstant(nanoseconds: report.storedAt).date,
+      expiresAt: report.deadline == TimerWheel.none
+        ? nil : CacheInstant(nanoseconds: report.deadline).date)
   }
 
   /// Reads `key` in its shard (see ``EntryShard/read(_:hash:in:thread:clock:latest:slide:report:)``)
