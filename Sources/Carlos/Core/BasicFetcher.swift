@@ -12,6 +12,8 @@ public struct BasicFetcher<Key: Sendable, Value: Sendable>: Fetcher {
   public let levelName: String
   /// Whether `levelName` was given rather than a default.
   @usableFromInline let isNamed: Bool
+  /// The identity every copy of this fetcher shares, for ``CacheLevel/get(_:orLoad:)``.
+  @usableFromInline let identity = LevelIdentity()
 
   /// Creates a fetcher that answers `get(_:)` with `getClosure`, named `name` (by
   /// default `BasicFetcher`) in ``CacheLevel/getWithSource(_:)`` answers and logs.
@@ -37,6 +39,11 @@ public struct BasicFetcher<Key: Sendable, Value: Sendable>: Fetcher {
   public init(name: String? = nil, fetch: @escaping @Sendable (Key) async throws -> Value) {
     self.init(name: name, default: "closure") { key in startAsync { try await fetch(key) } }
   }
+
+  /// The identity every copy of this fetcher shares: copies of one fetcher are one
+  /// level for ``CacheLevel/get(_:orLoad:)``, whose concurrent callers of a key share
+  /// a load.
+  public var _loadIdentity: ObjectIdentifier? { ObjectIdentifier(identity) }
 
   /// Gets the value for `key` (see ``CacheLevel/get(_:)``).
   @inlinable

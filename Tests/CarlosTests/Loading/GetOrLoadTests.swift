@@ -30,6 +30,22 @@ struct GetOrLoadTests {
     #expect(try await memory.get("k") == "k from origin")
   }
 
+  @Test(
+    "copies of one fetcher (a struct) are one level: their concurrent callers of a key share one load"
+  )
+  func fetcherCopiesShare() async throws {
+    let origin = AsyncOrigin(held: true)
+    let fetcher = BasicFetcher<String, String> { _ in throw FetchError.valueNotInCache }
+    let copies = [fetcher, fetcher]
+    let callers = (0..<100).map { copies[$0 % 2].get("k", orLoad: origin.load) as Future<String> }
+    #expect(await eventually { origin.calls == 1 })
+    origin.release()
+    for caller in callers { #expect(try await caller.value == "k from origin") }
+    #expect(origin.calls == 1)
+    let other = BasicFetcher<String, String> { _ in throw FetchError.valueNotInCache }
+    #expect(fetcher._loadIdentity != nil && fetcher._loadIdentity != other._loadIdentity)
+  }
+
   @Test("callers on threads racing with the loads' completions never load one key twice at once")
   func racing() async throws {
     let memory = MemoryCacheLevel<Int, String>(capacity: 1)  // every new key evicts the last

@@ -13,6 +13,8 @@ where Inner.OutputType == Data, Inner.KeyType: StringConvertible {
   public let inner: Inner
   /// How values are sealed and opened.
   public let encryption: CacheEncryption
+  /// The identity every copy of this level shares, for `get(_:orLoad:)`.
+  private let identity = Identity()
 
   /// Stores `Data` in `inner` encrypted by `encryption`.
   public init(_ inner: Inner, encryption: CacheEncryption) {
@@ -22,6 +24,11 @@ where Inner.OutputType == Data, Inner.KeyType: StringConvertible {
 
   /// The inner level's name.
   public var levelName: String { inner.levelName }
+
+  /// The identity every copy of this level shares: copies are one level for
+  /// `get(_:orLoad:)`, whose concurrent callers of a key share a load. Another level
+  /// made over the same inner level (another key ring or namespace) is another level.
+  public var _loadIdentity: ObjectIdentifier? { ObjectIdentifier(identity) }
 
   /// The value stored under `key`, opened; a miss when there is none or it does not open.
   @inlinable
@@ -100,3 +107,6 @@ public func =>> <Inner: CacheLevel>(
 ) -> EncryptedCacheLevel<Inner> where Inner.OutputType == Data, Inner.KeyType: StringConvertible {
   EncryptedCacheLevel(level, encryption: encryption)
 }
+
+/// An object whose only use is its identity.
+private final class Identity: Sendable {}

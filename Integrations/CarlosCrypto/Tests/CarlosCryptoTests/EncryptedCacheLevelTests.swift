@@ -47,6 +47,26 @@ struct EncryptedCacheLevelTests {
     #expect(try await memory.entry(forKey: "s").expiresAt == answer.expiresAt)
   }
 
+  @Test("get(_:orLoad:) on copies of one encrypted level shares one load among concurrent callers")
+  func singleFlight() async throws {
+    let encryption = CacheEncryption(
+      keys: try CacheKeyRing(current: "k1", key: SymmetricKey(size: .bits256)),
+      namespace: "profiles")
+    let level = MemoryCacheLevel<String, Data>(capacity: 1 << 20) =>> encryption
+    let copies = [level, level]
+    let loads = Mutex(0)
+    let value = self.value
+    let callers: [Future<Data>] = (0..<50).map { index in
+      copies[index % 2].get("user:7") { _ in
+        loads.withLock { $0 += 1 }
+        try await Task.sleep(for: .milliseconds(200))
+        return value
+      }
+    }
+    for caller in callers { #expect(try await caller.value == value) }
+    #expect(loads.withLock { $0 } == 1)
+  }
+
   @Test("On a disk level with `=>>`: a get returns the value, and no file holds it in clear")
   func onDisk() async throws {
     try await withFolder { folder in
