@@ -85,5 +85,19 @@ struct BuiltInTransformersTests {
       }
       for await matched in group { #expect(matched) }
     }
+    let numbers = NumberFormatter()
+    numbers.locale = Locale(identifier: "en_US_POSIX")
+    numbers.numberStyle = .decimal
+    let amounts = SpyLevel<Int, String>() =>> numbers.invert()
+    await withTaskGroup(of: Bool.self) { group in
+      for amount in 0..<200 {
+        group.addTask {
+          let number = NSNumber(value: amount * 1_001)
+          _ = amounts.set(number, forKey: amount)
+          return amounts.get(amount).result?.value == number
+        }
+      }
+      for await matched in group { #expect(matched) }
+    }
   }
 }

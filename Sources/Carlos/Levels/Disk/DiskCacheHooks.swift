@@ -7,14 +7,20 @@ package struct DiskCacheHooks: Sendable {
   /// Called before each file write with the path being written; returning an
   /// errno makes the write fail as if the system had returned it.
   package var failWrite: @Sendable (_ path: String) -> Int32?
+  /// Called before each file read with the path being read; returning an errno makes
+  /// the read fail as if the system had returned it.
+  package var failRead: @Sendable (_ path: String) -> Int32?
 
-  /// Creates hooks; by default files are named by SHA-256 and writes are not interfered with.
+  /// Creates hooks; by default files are named by SHA-256, and reads and writes are not
+  /// interfered with.
   package init(
     fileStem: @escaping @Sendable ([UInt8]) -> String = DiskCacheHooks.sha256Stem,
-    failWrite: @escaping @Sendable (_ path: String) -> Int32? = { _ in nil }
+    failWrite: @escaping @Sendable (_ path: String) -> Int32? = { _ in nil },
+    failRead: @escaping @Sendable (_ path: String) -> Int32? = { _ in nil }
   ) {
     self.fileStem = fileStem
     self.failWrite = failWrite
+    self.failRead = failRead
   }
 
   /// The hooks of a level in normal use.

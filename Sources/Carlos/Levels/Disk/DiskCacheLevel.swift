@@ -162,7 +162,8 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
   ///
   /// Answers on the calling thread with a completed future. Fails with
   /// ``FetchError/valueNotInCache`` when there is no valid file for the key (a
-  /// corrupted one is removed), with ``FetchError/invalidCachedData`` when the
+  /// corrupted one, or one that cannot be read, is removed; not when the process is
+  /// out of descriptors or memory), with ``FetchError/invalidCachedData`` when the
   /// stored value cannot be decoded as `Value`, and with
   /// ``FetchError/invalidKey`` when the key cannot be named. An expired value
   /// is a miss (and its file is removed).
@@ -538,6 +539,12 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
 
   // MARK: - Reading
 
+  /// The whole file at `path`, or why not (the read hook may say it failed).
+  private func readFile(_ path: String) -> Result<DiskFile.Contents, DiskFile.ReadFailure> {
+    if let code = hooks.failRead(path) { return .failure(.unreadable(code)) }
+    return DiskFile.read(path, limits: readLimits)
+  }
+
   /// Reads `file`, the file of `key`, and returns a future completed with its
   /// value or the reason there is none; marks the file as recently used.
   /// `stamp` is the state of the index when the get started. `times` receives
@@ -551,7 +558,7 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
     let name = file.name
     let filePath = file.path
     var contents: DiskFile.Contents
-    switch DiskFile.read(filePath, limits: readLimits) {
+    switch readFile(filePath) {
     case .success(let found):
       contents = found
     case .failure(.missing):
@@ -560,9 +567,15 @@ public final class DiskCacheLevel<Key: StringConvertible & Sendable, Value: Send
       CarlosLogger.log("Disk cache removes \(filePath), not a cache file: \(reason)", .warning)
       if let identity { removeLater(name, ifStill: identity) }
       return coder.failed(FetchError.valueNotInCache)
+    case .failure(.unreadable(let code)) where DiskFile.isTransient(code):
+      CarlosLogger.log(
+        "Disk cache could not read \(filePath) this time: \(DiskFile.describe(code))", .warning)
+      return coder.failed(FetchError.valueNotInCache)
     case .failure(.unreadable(let code)):
       CarlosLogger.log(
-        "Disk cache could not read \(filePath): \(DiskFile.describe(code))", .warning)
+        "Disk cache removes \(filePath), which it cannot read: \(DiskFile.describe(code))",
+        .warning)
+      if let identity = DiskFile.info(filePath)?.identity { removeLater(name, ifStill: identity) }
       return coder.failed(FetchError.valueNotInCache)
     }
 

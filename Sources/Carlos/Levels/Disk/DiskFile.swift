@@ -294,6 +294,13 @@ enum DiskFile {
   /// The id of this process.
   static var currentProcess: Int32 { getpid() }
 
+  /// Whether a read that failed with `code` may well succeed later: the process or
+  /// the system ran short of descriptors or memory, or the call was interrupted. The
+  /// file itself is not at fault, so it is kept.
+  static func isTransient(_ code: Int32) -> Bool {
+    [EMFILE, ENFILE, ENOMEM, ENOBUFS, EINTR, EAGAIN, EWOULDBLOCK].contains(code)
+  }
+
   /// The system's message for `code`.
   static func describe(_ code: Int32) -> String {
     String(cString: strerror(code))

@@ -411,6 +411,29 @@ struct DiskCacheLevelTests {
 
   // MARK: - Refusing disks
 
+  @Test(
+    "A file that cannot be read is a miss and is removed, unless the failure is the process's (out of descriptors or memory)",
+    arguments: [(EIO, true), (EACCES, true), (EMFILE, false), (ENOMEM, false)])
+  func unreadableFile(code: Int32, removed: Bool) async throws {
+    let folder = DiskTestFolder()
+    defer { folder.remove() }
+    let failing = Lock<Int32?>(nil)
+    let hooks = DiskCacheHooks(failRead: { _ in failing.withLock { $0 } })
+    let level = DiskCacheLevel<String, Data>(
+      path: folder.path, capacity: 1_000_000, fileManager: .default, coder: .data, hooks: hooks)
+    try await level.set(Data("value".utf8), forKey: "k").value
+    #expect(await level.filesByRecency().count == 1)
+    failing.withLock { $0 = code }
+    await #expect(throws: FetchError.valueNotInCache) { try await level.get("k").value }
+    failing.withLock { $0 = nil }
+    #expect(await level.filesByRecency().isEmpty == removed)
+    if removed {
+      await #expect(throws: FetchError.valueNotInCache) { try await level.get("k").value }
+    } else {
+      #expect(try await level.get("k").value == Data("value".utf8))
+    }
+  }
+
   @Test("A refused write fails with writeFailed and leaves the stored values readable")
   func refusedWrite() async throws {
     let folder = DiskTestFolder()
