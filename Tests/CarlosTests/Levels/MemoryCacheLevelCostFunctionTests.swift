@@ -56,6 +56,23 @@ struct MemoryCacheLevelCostFunctionTests {
     urls.set(Data(count: 100), forKey: URL(fileURLWithPath: "/a"))
     urls.set(Data(count: 100), forKey: URL(fileURLWithPath: "/b"))
     #expect(urls.totalCost == 100)
-    #expect(urls.cost(Data(count: 7)) == 7)
+    #expect(urls.weigher(URL(fileURLWithPath: "/c"), Data(count: 7)) == 7)
+  }
+
+  @Test("a weigher sees the key, so long keys count against the capacity")
+  func weigherCountsKeys() {
+    let level = MemoryCacheLevel<String, Data>(
+      capacity: 10_000, weigher: { key, value in key.utf8.count + value.count })
+    for index in 0..<100 {
+      level.set(Data(count: 10), forKey: String(repeating: "k", count: 1_000) + "\(index)")
+    }
+    // Each entry costs about 1,012: the capacity holds 9 of them, not 100 of cost 10.
+    #expect(level.totalCost <= 10_000)
+    #expect(level.count <= 9)
+    let long = String(repeating: "x", count: 20_000)
+    let refused = level.set(Data(count: 1), forKey: long)
+    #expect(
+      refused.result?.error as? MemoryCacheLevelError
+        == .valueTooLarge(cost: 20_001, capacity: 10_000))
   }
 }

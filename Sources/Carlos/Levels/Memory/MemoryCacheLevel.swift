@@ -92,8 +92,9 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
   public let expiration: ExpirationPolicy<Key, Value>
   /// Where the level reads the time.
   public let clock: any CacheClock
-  /// The cost of a value, as the capacity counts it (below 1 counts as 1).
-  public let cost: @Sendable (Value) -> Int
+  /// The cost of an entry, its key and value, as the capacity counts it (below 1
+  /// counts as 1).
+  public let weigher: @Sendable (Key, Value) -> Int
 
   /// The policy's side: slots, eviction order, deadlines, events. Writers hold it;
   /// readers only try it, to drain the read buffer.
@@ -132,7 +133,8 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
   /// Where each thread finds its number (``threadStripe(key:)``).
   @usableFromInline let stripeKey = threadStripeKey()
 
-  /// Creates an empty level for values of any type, whose costs `cost` tells.
+  /// Creates an empty level for values of any type, whose costs `cost` tells
+  /// (keys cost nothing; see ``init(capacity:weigher:policy:expiration:clock:recordsStatistics:)``).
   ///
   /// - Parameters:
   ///   - capacity: the largest total cost the level holds. A negative capacity
@@ -146,7 +148,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
   ///   - clock: where the level reads the time; by default the system's clock.
   ///   - recordsStatistics: whether the level reports its hits, misses and
   ///     evictions (see ``statistics``); on by default, it costs next to nothing.
-  public init(
+  public convenience init(
     capacity: Int,
     cost: @escaping @Sendable (Value) -> Int,
     policy: EvictionPolicy = .adaptiveTinyLFU,
@@ -154,9 +156,42 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
     clock: any CacheClock = SystemClock(),
     recordsStatistics: Bool = true
   ) {
+    self.init(
+      capacity: capacity, weigher: { _, value in cost(value) }, policy: policy,
+      expiration: expiration, clock: clock, recordsStatistics: recordsStatistics)
+  }
+
+  /// Creates an empty level whose entries cost what `weigher` says of their key
+  /// and value together: for keys that take memory of their own, such as long
+  /// URLs, so that the capacity bounds what an entry really keeps.
+  ///
+  /// ```swift
+  /// let pages = MemoryCacheLevel<String, Data>(
+  ///   capacity: 64 << 20, weigher: { url, body in url.utf8.count + body.count })
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - capacity: the largest total cost the level holds. A negative capacity
+  ///     counts as 0 (nothing can be stored); capacities above `Int.max / 2`
+  ///     count as `Int.max / 2`.
+  ///   - weigher: the cost of an entry (below 1 counts as 1). Called once per
+  ///     `set`, never under a lock that readers wait for.
+  ///   - policy: how the level chooses what to drop; by default ``EvictionPolicy/adaptiveTinyLFU``.
+  ///   - expiration: how long values stay valid; by default they never expire.
+  ///   - clock: where the level reads the time; by default the system's clock.
+  ///   - recordsStatistics: whether the level reports its hits, misses and
+  ///     evictions (see ``statistics``); on by default, it costs next to nothing.
+  public init(
+    capacity: Int,
+    weigher: @escaping @Sendable (Key, Value) -> Int,
+    policy: EvictionPolicy = .adaptiveTinyLFU,
+    expiration: ExpirationPolicy<Key, Value> = .never,
+    clock: any CacheClock = SystemClock(),
+    recordsStatistics: Bool = true
+  ) {
     let capacity = Swift.min(Swift.max(0, capacity), Int.max / 2)
     self.capacity = capacity
-    self.cost = cost
+    self.weigher = weigher
     switch expiration.rule {
     case .afterAccess(let duration):
       slide = duration.nanoseconds
@@ -364,7 +399,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
   private func insert(
     _ value: Value, forKey key: Key, expiry: Expiry, slide: Int64, lifetime: Int64? = nil
   ) -> Future<Bool> {
-    let cost = Swift.max(1, self.cost(value))
+    let cost = Swift.max(1, weigher(key, value))
     let hash = key.hashValue
     let clockNow = source.nanoseconds()
     let outcome = write { table -> Result<Bool, MemoryCacheLevelError> in
@@ -405,7 +440,7 @@ public final class MemoryCacheLevel<Key: Hashable & Sendable, Value: Sendable>:
   func store(
     _ value: Value, forKey key: Key, expiry: Expiry, slide: Int64, lifetime: Int64? = nil
   ) -> Future<Void> {
-    let cost = Swift.max(1, self.cost(value))
+    let cost = Swift.max(1, weigher(key, value))
     let hash = key.hashValue
     guard cost <= capacity else {
       write { table in table.removeValue(for: key, hash: hash, in: shards) }
