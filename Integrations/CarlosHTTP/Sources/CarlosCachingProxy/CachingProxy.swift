@@ -4,30 +4,63 @@ import CarlosHTTP
 import Foundation
 
 /// Builds what `carlos-caching-proxy` runs: an ``HTTPCache`` with the CDN policy
-/// (a shared cache obeying `CDN-Cache-Control`) on the chosen storage, in front
-/// of an ``HTTPFetcher`` in proxy mode (redirects passed on) that retries an
-/// idempotent request once when its connection fails (``IdempotentRetry``).
+/// (a shared cache obeying `CDN-Cache-Control`) on the chosen storage, whose
+/// memory level counts keys, header fields and a per-entry overhead against its
+/// capacity, in front of an ``HTTPFetcher`` in proxy mode (redirects passed on)
+/// that retries an idempotent request once when its connection fails
+/// (``IdempotentRetry``), fails at once while the origin is known to be down
+/// (``OriginBreaker``), and is counted (``ObservedOrigin``).
 public enum CachingProxy {
   /// The HTTP client the proxy needs: it follows no redirect, decompresses
-  /// nothing, and closes idle upstream connections after 2 s, before a typical
-  /// origin's keep-alive timeout (Node.js: 5 s) could close one under a new request.
-  public static func makeClient() -> HTTPClient {
+  /// nothing, connects within `options`' connect timeout, keeps up to its
+  /// number of upstream connections, and closes idle upstream connections
+  /// after 2 s, before a typical origin's keep-alive timeout (Node.js: 5 s)
+  /// could close one under a new request.
+  public static func makeClient(_ options: CachingProxyOptions? = nil) -> HTTPClient {
     var configuration = HTTPClient.Configuration()
     configuration.redirectConfiguration = .disallow
     configuration.decompression = .disabled
-    configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+    configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit =
+      options?.upstreamConnections ?? 64
     configuration.connectionPool.idleTimeout = .seconds(2)
+    if let options { configuration.timeout.connect = .init(options.upstreamConnectTimeout) }
     return HTTPClient(
       eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
   }
 
-  /// The cache for `options`, on `client` (which the caller shuts down).
-  public static func makeCache(_ options: CachingProxyOptions, client: HTTPClient)
-    -> any CacheLevel<HTTPRequestKey, HTTPResponse>
+  /// The memory level of a cache whose capacity is `capacity` bytes: an entry
+  /// costs its key and its variants (see `HTTPCacheKey.cost` and `HTTPCacheEntry.cost`).
+  public static func makeMemory(capacity: Int) -> MemoryCacheLevel<HTTPCacheKey, HTTPCacheEntry> {
+    MemoryCacheLevel(capacity: capacity, weigher: { key, entry in key.description.utf8.count + 64 + entry.cost })  // TODO key.cost
+  }
+
+  /// The counters of a proxy whose memory level is `memory`: with the bytes it
+  /// stores, its entries and its evictions as gauges.
+  public static func makeCounters(memory: MemoryCacheLevel<HTTPCacheKey, HTTPCacheEntry>)
+    -> CachingProxyCounters
   {
-    let origin = IdempotentRetry(
-      HTTPFetcher(client: client, timeout: .seconds(30), redirects: .passOn))
-    let memory = MemoryCacheLevel<HTTPCacheKey, HTTPCacheEntry>(capacity: options.capacity)
+    CachingProxyCounters {
+      let statistics = memory.statistics
+      return [
+        ("stored_bytes", memory.totalCost), ("stored_entries", memory.count),
+        ("evictions_total", statistics.evictionCount),
+      ]
+    }
+  }
+
+  /// The cache for `options`, on `client` (which the caller shuts down), with
+  /// `memory` (by default ``makeMemory(capacity:)`` of the options' capacity) as
+  /// its first level, counting origin requests in `counters`.
+  public static func makeCache(
+    _ options: CachingProxyOptions, client: HTTPClient,
+    counters: CachingProxyCounters = CachingProxyCounters(),
+    memory: MemoryCacheLevel<HTTPCacheKey, HTTPCacheEntry>? = nil
+  ) -> any CacheLevel<HTTPRequestKey, HTTPResponse> {
+    let fetcher = HTTPFetcher(
+      client: client, timeout: options.upstreamTimeout,
+      maximumResponseSize: options.maximumObjectSize, redirects: .passOn)
+    let origin = ObservedOrigin(OriginBreaker(IdempotentRetry(fetcher)), counters: counters)
+    let memory = memory ?? makeMemory(capacity: options.capacity)
     switch options.storage {
     case .memory:
       return memory.caching(origin, policy: .cdn)

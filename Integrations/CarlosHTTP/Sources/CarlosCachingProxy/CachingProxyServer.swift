@@ -14,6 +14,13 @@ import Synchronization
 /// without hop-by-hop fields. A failure to reach the upstream is a 502, a
 /// timeout a 504.
 ///
+/// Clients are held to ``CachingProxyLimits``: a request without exactly one
+/// `Host` (HTTP/1.1) gets a 400, a target, header or body above its limit a 414,
+/// 431 or 413; `Expect: 100-continue` is answered at once; slow, idle and
+/// non-reading clients are closed after their timeout; connections above the
+/// maximum get a 503. Every byte of a response is sent before a connection
+/// closes, and at most a few chunks of it wait in memory per client.
+///
 /// ```swift
 /// let server = try await CachingProxyServer(cache: cache, upstream: upstream, port: 0)
 /// print("listening \(server.port)")
@@ -22,29 +29,69 @@ import Synchronization
 public final class CachingProxyServer: Sendable {
   /// The port the server listens on.
   public let port: Int
+  /// The timeouts and limits clients are held to.
+  public let limits: CachingProxyLimits
+  /// What the server has done.
+  public let counters: CachingProxyCounters
   /// The largest request body the proxy accepts, in bytes; a larger one gets a 413.
-  public let maximumRequestBodySize: Int
+  public var maximumRequestBodySize: Int { limits.maximumRequestBodySize }
+
+  /// The bytes of a response body written at once; up to ``writeWindow`` of
+  /// them wait for the socket per connection.
+  static let chunkSize = 64 << 10
+  /// How many chunks may wait for the socket per connection.
+  static let writeWindow = 4
 
   private let cache: any CacheLevel<HTTPRequestKey, HTTPResponse>
   private let upstream: URL
+  private let accessLog: (@Sendable (String) -> Void)?
   private let channel:
     NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
   private let serving: Mutex<Task<Void, Never>?> = Mutex(nil)
+  private let connections: ConnectionRegistry
 
   /// Starts listening on `host` and `port` (0: any free port); throws when it
-  /// cannot. Requests are answered once ``run()`` or ``start()`` is called.
+  /// cannot. Requests are answered once ``run()`` or ``start()`` is called;
+  /// `accessLog`, when given, receives one line per request.
   public init(
     cache: any CacheLevel<HTTPRequestKey, HTTPResponse>, upstream: URL,
-    host: String = "127.0.0.1", port: Int = 0, maximumRequestBodySize: Int = 16 << 20
+    host: String = "127.0.0.1", port: Int = 0, limits: CachingProxyLimits = CachingProxyLimits(),
+    counters: CachingProxyCounters = CachingProxyCounters(),
+    accessLog: (@Sendable (String) -> Void)? = nil
   ) async throws {
     self.cache = cache
     self.upstream = upstream
-    self.maximumRequestBodySize = maximumRequestBodySize
+    self.limits = limits
+    self.counters = counters
+    self.accessLog = accessLog
+    let connections = ConnectionRegistry()
+    self.connections = connections
+    let decoderLimits = {
+      var decoder = NIOHTTPDecoderLimitConfiguration()
+      decoder.maxHeaderFieldSize = limits.maximumHeaderBytes
+      decoder.maxHeaderListSize = limits.maximumHeaderBytes
+      decoder.maxHeaderFieldCount = limits.maximumHeaderCount
+      return decoder
+    }()
     channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
       .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+      .serverChannelOption(.backlog, value: 1024)
       .bind(host: host, port: port) { channel in
         channel.eventLoop.makeCompletedFuture {
-          try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+          let open = counters.opened()
+          channel.closeFuture.whenComplete { _ in counters.closed() }
+          counters.add(.connections)
+          if open > limits.maximumConnections || connections.isDraining {
+            counters.add(.connectionsRefused)
+            try channel.pipeline.syncOperations.addHandler(RefusedConnection())
+          } else {
+            try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+              withPipeliningAssistance: true, withServerUpgrade: nil, withErrorHandling: false,
+              withOutboundHeaderValidation: true, withEncoderConfiguration: .init(),
+              withDecoderLimitConfiguration: decoderLimits)
+            try channel.pipeline.syncOperations.addHandler(
+              ConnectionGuard(limits: limits) { _ in counters.add(.timeouts) })
+          }
           return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
             wrappingChannelSynchronously: channel)
         }
@@ -62,7 +109,8 @@ public final class CachingProxyServer: Sendable {
     serving.withLock { $0 = task }
   }
 
-  /// Serves connections until ``stop()`` closes the listening socket.
+  /// Serves connections until ``stop()`` or ``drain()`` closes the listening
+  /// socket and the open connections have ended.
   public func run() async {
     let channel = self.channel
     await withDiscardingTaskGroup { group in
@@ -73,58 +121,123 @@ public final class CachingProxyServer: Sendable {
           }
         }
       } catch {}
-      group.cancelAll()
     }
   }
 
   /// Stops listening and ends the open connections.
   public func stop() async {
     try? await channel.channel.close()
+    connections.closeAll()
     let task = serving.withLock { $0 }
     task?.cancel()
     await task?.value
   }
 
+  /// Stops listening, closes idle connections, and lets each response in flight
+  /// finish (its connection closes after it) for up to
+  /// ``CachingProxyLimits/drainTimeout``; then ends what is left. What a
+  /// SIGTERM does to `carlos-caching-proxy`.
+  public func drain() async {
+    connections.startDraining()
+    try? await channel.channel.close()
+    let deadline = ContinuousClock.now + limits.drainTimeout
+    while connections.count > 0 && ContinuousClock.now < deadline {
+      try? await Task.sleep(for: .milliseconds(50))
+    }
+    await stop()
+  }
+
   // MARK: - One connection
+
+  /// A request being read.
+  private struct Incoming {
+    let head: HTTPRequestHead
+    let started: ContinuousClock.Instant
+    var body = Data()
+  }
 
   private func serve(
     _ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
   ) async {
-    try? await connection.executeThenClose { inbound, outbound in
-      var head: HTTPRequestHead?
-      var body = Data()
-      var tooLarge = false
+    let channel = connection.channel
+    guard let id = connections.add(channel) else {
+      try? await channel.close()
+      return
+    }
+    defer { connections.remove(id) }
+    try? await connection.executeThenClose { inbound, _ in
+      var incoming: Incoming?
       for try await part in inbound {
         switch part {
-        case .head(let received):
-          head = received
-          body = Data()
-          tooLarge = false
-        case .body(var buffer):
-          if body.count + buffer.readableBytes > maximumRequestBodySize {
-            tooLarge = true
-          } else if let bytes = buffer.readBytes(length: buffer.readableBytes) {
-            body.append(contentsOf: bytes)
+        case .head(let head):
+          connections.setBusy(id, true)
+          let request = Incoming(head: head, started: .now)
+          if let refusal = refusal(of: head) {
+            counters.add(.refused)
+            try await send(refusal, for: request, closing: true, on: channel)
+            return
           }
+          if head.headers[canonicalForm: "Expect"].contains(where: {
+            $0.lowercased() == "100-continue"
+          }) {
+            try await channel.writeAndFlush(
+              HTTPServerResponsePart.head(HTTPResponseHead(version: head.version, status: .continue))
+            ).get()
+          }
+          incoming = request
+        case .body(let buffer):
+          guard var request = incoming else { continue }
+          guard request.body.count + buffer.readableBytes <= limits.maximumRequestBodySize else {
+            counters.add(.refused)
+            try await send(Self.plain(413), for: request, closing: true, on: channel)
+            return
+          }
+          request.body.append(contentsOf: buffer.readableBytesView)
+          incoming = request
         case .end:
-          guard let request = head else { continue }
-          head = nil
-          let response =
-            tooLarge
-            ? HTTPResponse(status: 413, headers: ["Content-Length": "0"])
-            : await answer(request, body: body)
-          try await Self.write(response, for: request, to: outbound)
-          if !request.isKeepAlive { return }
+          guard let request = incoming else { continue }
+          incoming = nil
+          let activity = RequestActivity()
+          let response = await RequestActivity.$current.withValue(activity) {
+            await answer(request.head, body: request.body)
+          }
+          let outcome = Self.outcome(of: request.head, response: response, activity: activity)
+          counters.add(outcome.counter)
+          let closing = !request.head.isKeepAlive || connections.isDraining
+          try await send(response, for: request, closing: closing, on: channel, outcome: outcome.name)
+          connections.setBusy(id, false)
+          if closing { return }
         }
       }
     }
   }
 
+  /// The answer that refuses `head` before the cache sees it, or `nil` when the
+  /// request may go on: 400 without exactly one `Host` in HTTP/1.1, 414 for a
+  /// long target, 431 for too many or too large header fields, 413 for a
+  /// declared body above the limit.
+  private func refusal(of head: HTTPRequestHead) -> HTTPResponse? {
+    if head.uri.utf8.count > limits.maximumTargetLength { return Self.plain(414) }
+    if head.headers.count > limits.maximumHeaderCount
+      || head.headers.reduce(0, { $0 + $1.name.utf8.count + $1.value.utf8.count })
+        > limits.maximumHeaderBytes
+    {
+      return Self.plain(431)
+    }
+    if head.version.major == 1 && head.version.minor >= 1 && head.headers[canonicalForm: "Host"].count != 1 {
+      return Self.plain(400)
+    }
+    if let length = head.headers.first(name: "Content-Length").flatMap(Int.init),
+      length > limits.maximumRequestBodySize
+    {
+      return Self.plain(413)
+    }
+    return nil
+  }
+
   /// The cache's answer to one request, or a 502/504 when the upstream fails.
   private func answer(_ head: HTTPRequestHead, body: Data) async -> HTTPResponse {
-    guard let url = upstreamURL(for: head.uri) else {
-      return HTTPResponse(status: 400, headers: ["Content-Length": "0"])
-    }
+    guard let url = upstreamURL(for: head.uri) else { return Self.plain(400) }
     var fields = HTTPHeaderFields(head.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
       .removingHopByHop()
     for name in ["Host", "Content-Length", "Expect"] { fields.remove(name: name) }
@@ -134,7 +247,7 @@ public final class CachingProxyServer: Sendable {
     do {
       return try await cache.get(request).value
     } catch HTTPFetcherError.timedOut, HTTPFetcherError.deadlineExceeded {
-      return HTTPResponse(status: 504, headers: ["Content-Length": "0"])
+      return Self.plain(504)
     } catch {
       // The error only: request targets are cache keys, which stay out of logs.
       FileHandle.standardError.write(Data("carlos-caching-proxy: upstream failed: \(error)\n".utf8))
@@ -158,11 +271,32 @@ public final class CachingProxyServer: Sendable {
     return URL(string: base + pathAndQuery)
   }
 
+  // MARK: - Writing
+
+  /// Writes `response` to `request` and logs it.
+  private func send(
+    _ response: HTTPResponse, for request: Incoming, closing: Bool, on channel: any Channel,
+    outcome: String = "refused"
+  ) async throws {
+    var sent = 0
+    defer {
+      counters.add(.requests)
+      counters.add(.bytesSent, sent)
+      accessLog?(
+        Self.logLine(
+          request.head, status: response.status, bytes: sent, outcome: outcome,
+          duration: .now - request.started))
+    }
+    try await Self.write(response, for: request.head, closing: closing, to: channel) { sent += $0 }
+  }
+
   /// Writes `response` without hop-by-hop fields, framed by `Content-Length`
-  /// (a HEAD answer keeps the length the upstream gave).
-  private static func write(
-    _ response: HTTPResponse, for request: HTTPRequestHead,
-    to outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
+  /// (a HEAD answer keeps the length the upstream gave), its body in chunks of
+  /// which at most ``writeWindow`` wait for the socket; returns once every byte
+  /// has been handed to the socket, so closing the connection then loses none.
+  static func write(
+    _ response: HTTPResponse, for request: HTTPRequestHead, closing: Bool, to channel: any Channel,
+    sent: (Int) -> Void
   ) async throws {
     var fields = response.headers.removingHopByHop()
     let bodiless =
@@ -170,16 +304,117 @@ public final class CachingProxyServer: Sendable {
       || (100..<200).contains(response.status)
     if request.method != .HEAD { fields.remove(name: "Content-Length") }
     if !bodiless { fields.add(name: "Content-Length", value: String(response.body.count)) }
-    if !request.isKeepAlive { fields.add(name: "Connection", value: "close") }
+    if closing { fields.add(name: "Connection", value: "close") }
     var head = HTTPResponseHead(
       version: .http1_1, status: HTTPResponseStatus(statusCode: response.status))
     for field in fields { head.headers.add(name: field.name, value: field.value) }
-    // One write of every part: one flush, so head and body leave in one system call.
-    var parts: [HTTPServerResponsePart] = [.head(head)]
-    if !bodiless && !response.body.isEmpty {
-      parts.append(.body(.byteBuffer(ByteBuffer(bytes: response.body))))
+    let body = bodiless ? Data() : response.body
+    if body.count <= chunkSize {
+      // Head, body and end in one flush: one system call for most responses.
+      channel.write(HTTPServerResponsePart.head(head), promise: nil)
+      if !body.isEmpty {
+        channel.write(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil)
+      }
+      try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
+      sent(body.count)
+      return
     }
-    parts.append(.end(nil))
-    try await outbound.write(contentsOf: parts)
+    channel.write(HTTPServerResponsePart.head(head), promise: nil)
+    var waiting: [(EventLoopFuture<Void>, Int)] = []
+    var offset = body.startIndex
+    while offset < body.endIndex {
+      let end = min(offset + chunkSize, body.endIndex)
+      let chunk = ByteBuffer(bytes: body[offset..<end])
+      waiting.append((channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(chunk))), end - offset))
+      offset = end
+      if waiting.count >= writeWindow {
+        let (written, count) = waiting.removeFirst()
+        try await written.get()
+        sent(count)
+      }
+    }
+    try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
+    sent(waiting.reduce(0) { $0 + $1.1 })
+  }
+
+  /// A response of `status` with an empty body.
+  static func plain(_ status: Int) -> HTTPResponse {
+    HTTPResponse(status: status, headers: ["Content-Length": "0"])
+  }
+
+
+  // MARK: - Telling what happened
+
+  /// How a request was answered: its access-log word and counter.
+  private static func outcome(
+    of head: HTTPRequestHead, response: HTTPResponse, activity: RequestActivity
+  ) -> (name: String, counter: CachingProxyCounters.Name) {
+    if head.method != .GET && head.method != .HEAD { return ("pass", .passes) }
+    if !activity.askedOrigin { return ("hit", .hits) }
+    if activity.originFailed && response.headers["Age"] != nil && response.status < 500 {
+      return ("stale", .stale)
+    }
+    return ("miss", .misses)
+  }
+
+  /// One access-log line: time, method, target, status, body bytes sent,
+  /// outcome (hit, miss, stale, pass, refused) and milliseconds taken.
+  static func logLine(
+    _ head: HTTPRequestHead, status: Int, bytes: Int, outcome: String, duration: Duration
+  ) -> String {
+    let milliseconds = Double(duration.components.seconds) * 1000
+      + Double(duration.components.attoseconds) / 1e15
+    let target = head.uri.utf8.count > 2048 ? String(head.uri.prefix(2048)) + "…" : head.uri
+    return
+      "\(Date().ISO8601Format()) \(head.method.rawValue) \(target) \(status) \(bytes) \(outcome) \(String(format: "%.1f", milliseconds))ms"
+  }
+}
+
+/// The open client connections, and whether each is answering a request: what
+/// a drain waits for.
+final class ConnectionRegistry: Sendable {
+  private struct State {
+    var next = 0
+    var open: [Int: (channel: any Channel, busy: Bool)] = [:]
+    var draining = false
+  }
+
+  private let state = Mutex(State())
+
+  var count: Int { state.withLock { $0.open.count } }
+  var isDraining: Bool { state.withLock { $0.draining } }
+
+  /// Registers `channel`; `nil` once draining.
+  func add(_ channel: any Channel) -> Int? {
+    state.withLock { state in
+      guard !state.draining else { return nil }
+      state.next += 1
+      state.open[state.next] = (channel, false)
+      return state.next
+    }
+  }
+
+  func remove(_ id: Int) { _ = state.withLock { $0.open.removeValue(forKey: id) } }
+
+  func setBusy(_ id: Int, _ busy: Bool) {
+    let idle = state.withLock { state -> (any Channel)? in
+      state.open[id]?.busy = busy
+      return state.draining && !busy ? state.open[id]?.channel : nil
+    }
+    idle?.close(promise: nil)
+  }
+
+  /// From now on, idle connections close and new ones are refused; closes the idle ones.
+  func startDraining() {
+    let idle = state.withLock { state in
+      state.draining = true
+      return state.open.values.filter { !$0.busy }.map(\.channel)
+    }
+    for channel in idle { channel.close(promise: nil) }
+  }
+
+  func closeAll() {
+    let all = state.withLock { $0.open.values.map(\.channel) }
+    for channel in all { channel.close(promise: nil) }
   }
 }

@@ -1,0 +1,318 @@
+import AsyncHTTPClient
+import Carlos
+import CarlosCachingProxy
+import CarlosHTTP
+import Foundation
+import Synchronization
+import Testing
+
+/// Runs `work` on a thread of its own: for blocking socket calls, which must
+/// not hold one of the few threads the proxy's tasks run on.
+private func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+  try await withCheckedThrowingContinuation { continuation in
+    Thread { continuation.resume(with: Result { try work() }) }.start()
+  }
+}
+
+/// Runs `body` with a proxy (in this process) in front of a test origin answering with `handler`.
+private func withProxy(
+  limits: CachingProxyLimits = CachingProxyLimits(), arguments: [String] = [],
+  log: (@Sendable (String) -> Void)? = nil,
+  origin handler: @escaping @Sendable (TestServer.Request) -> TestServer.Reply,
+  run body: (CachingProxyServer, TestServer) async throws -> Void
+) async throws {
+  let origin = try await TestServer(handler: handler)
+  let options = try CachingProxyOptions(
+    arguments: ["--upstream", origin.url("").absoluteString, "--port", "0"] + arguments)
+  let client = CachingProxy.makeClient(options)
+  let memory = CachingProxy.makeMemory(capacity: options.capacity)
+  let counters = CachingProxy.makeCounters(memory: memory)
+  let cache = CachingProxy.makeCache(options, client: client, counters: counters, memory: memory)
+  do {
+    let proxy = try await CachingProxyServer(
+      cache: cache, upstream: options.upstream, limits: limits, counters: counters, accessLog: log)
+    proxy.start()
+    do {
+      try await body(proxy, origin)
+    } catch {
+      await proxy.stop()
+      throw error
+    }
+    await proxy.stop()
+  } catch {
+    try? await client.shutdown()
+    await origin.stop()
+    throw error
+  }
+  try await client.shutdown()
+  await origin.stop()
+}
+
+/// A body of `count` bytes that are not all the same.
+private func pattern(_ count: Int) -> Data {
+  Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) })
+}
+
+/// One raw request on a new connection, read until the server closes it.
+private func fetch(
+  port: Int, _ request: String, chunk: Int = 64 << 10, pause: Duration? = nil
+) async throws -> RawResponse? {
+  try await blocking {
+    let client = try RawClient(port: port)
+    client.send(request)
+    return RawResponse(client.readAll(chunk: chunk, pause: pause))
+  }
+}
+
+@Suite("carlos-caching-proxy under real traffic")
+struct CachingProxyOperationTests {
+  @Test(
+    "Every byte of a cached body reaches HTTP/1.0, Connection: close, slow and keep-alive clients",
+    arguments: [1, 8, 40, 64])
+  func wholeBodies(megabytes: Int) async throws {
+    let body = pattern(megabytes * 1_000_000)
+    try await withProxy(origin: { _ in
+      .respond(status: 200, headers: [("Cache-Control", "max-age=600")], body: body)
+    }) { proxy, origin in
+      let port = proxy.port
+      let miss = try await fetch(port: port, "GET /big HTTP/1.0\r\n\r\n")
+      #expect(miss?.status == 200)
+      #expect(miss?.body.count == body.count)
+      let requests = [
+        ("HTTP/1.0", "GET /big HTTP/1.0\r\n\r\n", nil as Duration?),
+        ("Connection: close", "GET /big HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", nil),
+        ("slow reader", "GET /big HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", .milliseconds(1)),
+      ]
+      for (name, request, pause) in requests {
+        let response = try await fetch(port: port, request, chunk: 16 << 10, pause: pause)
+        #expect(response?.status == 200, "\(name)")
+        #expect(response?.header("Content-Length") == String(body.count), "\(name)")
+        #expect(response?.body.count == body.count, "\(name): bytes received")
+        #expect(response.map { Data($0.body) == body } == true, "\(name): the bytes themselves")
+      }
+      #expect(origin.requests.count == 1)
+    }
+  }
+
+  @Test("A keep-alive client gets two whole bodies on one connection")
+  func keepAlive() async throws {
+    let body = pattern(3_000_000)
+    try await withProxy(origin: { _ in
+      .respond(status: 200, headers: [("Cache-Control", "max-age=600")], body: body)
+    }) { proxy, _ in
+      let port = proxy.port
+      let received = try await blocking {
+        let client = try RawClient(port: port)
+        client.send("GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        return client.readAll()
+      }
+      let first = try #require(RawResponse(received))
+      #expect(first.status == 200)
+      let rest = Array(first.body.dropFirst(body.count))
+      let second = try #require(RawResponse(rest))
+      #expect(second.status == 200)
+      #expect(second.body.count == body.count)
+    }
+  }
+
+  @Test("Requests that break the rules are refused with the status that names why")
+  func refusals() async throws {
+    let limits = CachingProxyLimits(
+      maximumTargetLength: 1_000, maximumHeaderBytes: 8_000, maximumHeaderCount: 50,
+      maximumRequestBodySize: 1_000)
+    try await withProxy(limits: limits, origin: { _ in ok("fine") }) { proxy, origin in
+      let port = proxy.port
+      let noHost = try await fetch(port: port, "GET / HTTP/1.1\r\nConnection: close\r\n\r\n")
+      #expect(noHost?.status == 400)
+      let twoHosts = try await fetch(
+        port: port, "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n")
+      #expect(twoHosts?.status == 400)
+      let longTarget = try await fetch(
+        port: port, "GET /\(String(repeating: "a", count: 2_000)) HTTP/1.1\r\nHost: x\r\n\r\n")
+      #expect(longTarget?.status == 414)
+      let manyFields = (0..<200).map { "X-F\($0): v\r\n" }.joined()
+      let tooMany = try await fetch(port: port, "GET / HTTP/1.1\r\nHost: x\r\n\(manyFields)\r\n")
+      #expect(tooMany?.status == 431)
+      let hugeField = "X-Big: \(String(repeating: "b", count: 20_000))\r\n"
+      let tooLarge = try await fetch(port: port, "GET / HTTP/1.1\r\nHost: x\r\n\(hugeField)\r\n")
+      #expect(tooLarge?.status == 431)
+      let bigBody = try await fetch(
+        port: port, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n")
+      #expect(bigBody?.status == 413)
+      let http10 = try await fetch(port: port, "GET /old HTTP/1.0\r\n\r\n")
+      #expect(http10?.status == 200)
+      #expect(origin.requests.count == 1)
+    }
+  }
+
+  @Test("Expect: 100-continue is answered at once, and the request then goes on")
+  func continueAnswered() async throws {
+    try await withProxy(origin: { _ in ok("posted") }) { proxy, _ in
+      let port = proxy.port
+      let (interim, final) = try await blocking { () -> ([UInt8], [UInt8]) in
+        let client = try RawClient(port: port)
+        client.send(
+          "POST /form HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n"
+        )
+        let interim = client.read(within: 5)
+        client.send("hello")
+        return (interim, client.readAll())
+      }
+      #expect(String(decoding: interim, as: UTF8.self).hasPrefix("HTTP/1.1 100 Continue\r\n"))
+      #expect(RawResponse(final)?.status == 200)
+      #expect(RawResponse(final).map { String(decoding: $0.body, as: UTF8.self) } == "posted")
+    }
+  }
+
+  @Test("A client that sends its head too slowly, or idles after a response, is closed")
+  func headerAndIdleTimeouts() async throws {
+    let limits = CachingProxyLimits(headerTimeout: .milliseconds(500), idleTimeout: .milliseconds(500))
+    try await withProxy(limits: limits, origin: { _ in ok() }) { proxy, _ in
+      let port = proxy.port
+      let slowlorisClosed = try await blocking {
+        let client = try RawClient(port: port)
+        client.send("GET / HTTP/1.1\r\nHost: x\r\n")
+        return client.isClosed(within: 20)
+      }
+      #expect(slowlorisClosed)
+      let idleClosed = try await blocking { () -> Bool in
+        let client = try RawClient(port: port)
+        client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        // The response arrives, then nothing: the connection must close.
+        return client.isClosed(within: 20)
+      }
+      #expect(idleClosed)
+      #expect(proxy.counters[.timeouts] >= 2)
+    }
+  }
+
+  @Test("A client that stops reading is closed after the send timeout")
+  func sendTimeout() async throws {
+    let body = pattern(20_000_000)
+    let limits = CachingProxyLimits(sendTimeout: .milliseconds(500))
+    try await withProxy(limits: limits, origin: { _ in
+      .respond(status: 200, headers: [("Cache-Control", "max-age=600")], body: body)
+    }) { proxy, _ in
+      let port = proxy.port
+      let client = try await blocking { () -> RawClientBox in
+        let client = try RawClient(port: port)
+        client.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+        return RawClientBox(client)
+      }
+      var closed = false
+      for _ in 0..<300 where !closed {
+        try await Task.sleep(for: .milliseconds(100))
+        closed = proxy.counters[.timeouts] >= 1 && proxy.counters.openConnections == 0
+      }
+      #expect(closed)
+      withExtendedLifetime(client) {}
+    }
+  }
+
+  @Test("Connections above the maximum get a 503 at once; the others are served")
+  func connectionLimit() async throws {
+    let limits = CachingProxyLimits(maximumConnections: 2)
+    try await withProxy(limits: limits, origin: { _ in ok() }) { proxy, _ in
+      let port = proxy.port
+      let statuses = try await blocking { () -> [Int?] in
+        let held = try (0..<2).map { _ in try RawClient(port: port) }
+        Thread.sleep(forTimeInterval: 0.2)
+        let third = try RawClient(port: port)
+        third.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        let refused = RawResponse(third.readAll())?.status
+        held[0].send("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let served = RawResponse(held[0].readAll())?.status
+        return [refused, served]
+      }
+      #expect(statuses == [503, 200])
+      #expect(proxy.counters[.connectionsRefused] == 1)
+    }
+  }
+
+  @Test("The access log has one line per request: status, bytes, hit or miss")
+  func accessLog() async throws {
+    let lines = Mutex<[String]>([])
+    try await withProxy(
+      log: { line in lines.withLock { $0.append(line) } },
+      origin: { _ in ok("twelve bytes", [("Cache-Control", "max-age=600")]) }
+    ) { proxy, _ in
+      let port = proxy.port
+      for _ in 0..<2 { _ = try await fetch(port: port, "GET /logged HTTP/1.0\r\n\r\n") }
+      let logged = lines.withLock { $0 }
+      #expect(logged.count == 2)
+      #expect(logged.first?.contains(" GET /logged 200 12 miss ") == true)
+      #expect(logged.last?.contains(" GET /logged 200 12 hit ") == true)
+      #expect(proxy.counters[.hits] == 1)
+      #expect(proxy.counters[.misses] == 1)
+      #expect(proxy.counters[.originFetches] == 1)
+      #expect(proxy.counters.text.contains("carlos_proxy_origin_fetches_total 1\n"))
+      #expect(proxy.counters.text.contains("carlos_proxy_stored_entries 1\n"))
+    }
+  }
+
+  @Test("A drain lets the response in flight finish, then refuses new connections")
+  func drain() async throws {
+    let body = pattern(2_000_000)
+    try await withProxy(origin: { _ in
+      .delayed(.milliseconds(500), status: 200, headers: [], body: body)
+    }) { proxy, _ in
+      let port = proxy.port
+      async let inFlight = fetch(port: port, "GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+      try await Task.sleep(for: .milliseconds(200))
+      await proxy.drain()
+      let response = try await inFlight
+      #expect(response?.status == 200)
+      #expect(response?.body.count == body.count)
+      #expect(response?.header("Connection") == "close")
+      #expect(throws: RawClientError.self) { try RawClient(port: port) }
+    }
+  }
+
+  @Test("Its options: every one parsed, and --help lists them all")
+  func options() throws {
+    let options = try CachingProxyOptions(arguments: [
+      "--upstream", "http://127.0.0.1:8000", "--port", "0", "--max-object-size", "1000",
+      "--header-timeout", "1.5", "--idle-timeout", "2", "--body-timeout", "3",
+      "--send-timeout", "4", "--max-connections", "10", "--access-log", "--metrics-port", "9",
+      "--max-header-bytes", "100", "--max-header-count", "5", "--max-target-length", "50",
+      "--max-request-body", "7", "--upstream-connect-timeout", "0.5", "--upstream-timeout", "6",
+      "--upstream-connections", "8",
+    ])
+    #expect(options.maximumObjectSize == 1000)
+    #expect(options.limits.headerTimeout == .milliseconds(1500))
+    #expect(options.limits.idleTimeout == .seconds(2))
+    #expect(options.limits.bodyTimeout == .seconds(3))
+    #expect(options.limits.sendTimeout == .seconds(4))
+    #expect(options.limits.maximumConnections == 10)
+    #expect(options.limits.maximumHeaderBytes == 100)
+    #expect(options.limits.maximumHeaderCount == 5)
+    #expect(options.limits.maximumTargetLength == 50)
+    #expect(options.limits.maximumRequestBodySize == 7)
+    #expect(options.upstreamConnectTimeout == .milliseconds(500))
+    #expect(options.upstreamTimeout == .seconds(6))
+    #expect(options.upstreamConnections == 8)
+    #expect(options.accessLog)
+    #expect(options.metricsPort == 9)
+    for name in [
+      "--upstream", "--port", "--host", "--storage", "--capacity", "--max-object-size",
+      "--max-request-body", "--header-timeout", "--idle-timeout", "--body-timeout",
+      "--send-timeout", "--max-connections", "--max-header-bytes", "--max-header-count",
+      "--max-target-length", "--upstream-connect-timeout", "--upstream-timeout",
+      "--upstream-connections", "--access-log", "--metrics-port", "--help",
+    ] {
+      #expect(CachingProxyOptions.help.contains(name), "\(name)")
+    }
+    #expect(throws: CachingProxyError.self) {
+      try CachingProxyOptions(arguments: [
+        "--upstream", "http://x", "--port", "1", "--send-timeout", "-1",
+      ])
+    }
+  }
+}
+
+/// Keeps a client open across an await.
+private final class RawClientBox: @unchecked Sendable {
+  // Only held, never used from two threads.
+  let client: RawClient
+  init(_ client: RawClient) { self.client = client }
+}
