@@ -12,7 +12,8 @@ import Foundation
 /// (``OriginBreaker``), and is counted (``ObservedOrigin``).
 public enum CachingProxy {
   /// The HTTP client the proxy needs: it follows no redirect, decompresses
-  /// nothing, connects within `options`' connect timeout, keeps up to its
+  /// nothing, connects within `options`' connect timeout, gives up on a
+  /// response that sends nothing for its upstream timeout, keeps up to its
   /// number of upstream connections, and closes idle upstream connections
   /// after 2 s, before a typical origin's keep-alive timeout (Node.js: 5 s)
   /// could close one under a new request.
@@ -23,7 +24,11 @@ public enum CachingProxy {
     configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit =
       options?.upstreamConnections ?? 64
     configuration.connectionPool.idleTimeout = .seconds(2)
-    if let options { configuration.timeout.connect = .init(options.upstreamConnectTimeout) }
+    if let options {
+      configuration.timeout.connect = .init(options.upstreamConnectTimeout)
+      // A streamed body has no fetcher watching it: the client's read timeout does.
+      configuration.timeout.read = .init(options.upstreamTimeout)
+    }
     return HTTPClient(
       eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
   }

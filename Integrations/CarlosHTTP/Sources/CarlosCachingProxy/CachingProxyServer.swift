@@ -43,7 +43,9 @@ public final class CachingProxyServer: Sendable {
   static let writeWindow = 4
 
   private let cache: any CacheLevel<HTTPRequestKey, HTTPResponse>
+  private let policy: HTTPCachePolicy
   private let upstream: URL
+  private let failures = RateLimitedLog(prefix: "carlos-caching-proxy")
   private let accessLog: (@Sendable (String) -> Void)?
   private let channel:
     NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
@@ -52,14 +54,19 @@ public final class CachingProxyServer: Sendable {
 
   /// Starts listening on `host` and `port` (0: any free port); throws when it
   /// cannot. Requests are answered once ``run()`` or ``start()`` is called;
-  /// `accessLog`, when given, receives one line per request.
+  /// `accessLog`, when given, receives one line per request. A response that
+  /// `policy` (the cache's) would not store, or that is larger than the origin
+  /// level's limit, is streamed to its client as it arrives (see
+  /// `HTTPResponseHandoff`).
   public init(
-    cache: any CacheLevel<HTTPRequestKey, HTTPResponse>, upstream: URL,
+    cache: any CacheLevel<HTTPRequestKey, HTTPResponse>, policy: HTTPCachePolicy = .cdn,
+    upstream: URL,
     host: String = "127.0.0.1", port: Int = 0, limits: CachingProxyLimits = CachingProxyLimits(),
     counters: CachingProxyCounters = CachingProxyCounters(),
     accessLog: (@Sendable (String) -> Void)? = nil
   ) async throws {
     self.cache = cache
+    self.policy = policy
     self.upstream = upstream
     self.limits = limits
     self.counters = counters
@@ -174,7 +181,7 @@ public final class CachingProxyServer: Sendable {
           let request = Incoming(head: head, started: .now)
           if let refusal = refusal(of: head) {
             counters.add(.refused)
-            try await send(refusal, for: request, closing: true, on: channel)
+            _ = try await send(refusal, for: request, closing: true, on: channel)
             return
           }
           if head.headers[canonicalForm: "Expect"].contains(where: {
@@ -189,7 +196,7 @@ public final class CachingProxyServer: Sendable {
           guard var request = incoming else { continue }
           guard request.body.count + buffer.readableBytes <= limits.maximumRequestBodySize else {
             counters.add(.refused)
-            try await send(Self.plain(413), for: request, closing: true, on: channel)
+            _ = try await send(Self.plain(413), for: request, closing: true, on: channel)
             return
           }
           request.body.append(contentsOf: buffer.readableBytesView)
@@ -198,15 +205,17 @@ public final class CachingProxyServer: Sendable {
           guard let request = incoming else { continue }
           incoming = nil
           let activity = RequestActivity()
-          let response = await RequestActivity.$current.withValue(activity) {
+          let (response, handoff) = await RequestActivity.$current.withValue(activity) {
             await answer(request.head, body: request.body)
           }
           let outcome = Self.outcome(of: request.head, response: response, activity: activity)
           counters.add(outcome.counter)
           let closing = !request.head.isKeepAlive || connections.isDraining
-          try await send(response, for: request, closing: closing, on: channel, outcome: outcome.name)
+          let mustClose = try await send(
+            response, streaming: handoff?.body(for: response), for: request, closing: closing,
+            on: channel, outcome: outcome.name)
           connections.setBusy(id, false)
-          if closing { return }
+          if closing || mustClose { return }
         }
       }
     }
@@ -235,25 +244,43 @@ public final class CachingProxyServer: Sendable {
     return nil
   }
 
-  /// The cache's answer to one request, or a 502/504 when the upstream fails.
-  private func answer(_ head: HTTPRequestHead, body: Data) async -> HTTPResponse {
-    guard let url = upstreamURL(for: head.uri) else { return Self.plain(400) }
+  /// The cache's answer to one request, or a 502/504 when the upstream fails,
+  /// with the handoff where a response the cache will not store left its body
+  /// to be streamed.
+  private func answer(_ head: HTTPRequestHead, body: Data) async -> (
+    HTTPResponse, HTTPResponseHandoff?
+  ) {
+    guard let url = upstreamURL(for: head.uri) else { return (Self.plain(400), nil) }
     var fields = HTTPHeaderFields(head.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
       .removingHopByHop()
     for name in ["Host", "Content-Length", "Expect"] { fields.remove(name: name) }
     // NIO names M-SEARCH `MSEARCH`; the origin must see the method the client sent.
     let method = head.method == .MSEARCH ? "M-SEARCH" : head.method.rawValue
     let request = HTTPRequestKey(url, method: method, headers: fields, body: body)
+    let policy = self.policy
+    let streaming = HTTPResponseHandoff { status, headers, length in
+      // Small bodies are collected: the cache then judges them as usual.
+      guard length.map({ $0 > Self.chunkSize }) ?? true else { return false }
+      let now = Date()
+      return policy.record(
+        for: HTTPResponse(status: status, headers: headers), to: request, requestTime: now,
+        responseTime: now) == nil
+    }
     do {
-      return try await cache.get(request).value
+      let response = try await HTTPResponseHandoff.$current.withValue(streaming) {
+        try await cache.get(request).value
+      }
+      return (response, streaming)
     } catch HTTPFetcherError.timedOut, HTTPFetcherError.deadlineExceeded {
-      return Self.plain(504)
+      return (Self.plain(504), nil)
     } catch {
       // The error only: request targets are cache keys, which stay out of logs.
-      FileHandle.standardError.write(Data("carlos-caching-proxy: upstream failed: \(error)\n".utf8))
-      return HTTPResponse(
-        status: 502, headers: ["Content-Type": "text/plain"],
-        body: Data("upstream failed: \(error)\n".utf8))
+      failures.report("upstream failed: \(error)")
+      return (
+        HTTPResponse(
+          status: 502, headers: ["Content-Type": "text/plain"],
+          body: Data("upstream failed: \(error)\n".utf8)), nil
+      )
     }
   }
 
@@ -273,11 +300,13 @@ public final class CachingProxyServer: Sendable {
 
   // MARK: - Writing
 
-  /// Writes `response` to `request` and logs it.
+  /// Writes `response` (or the head and streamed body `streaming` stands for)
+  /// to `request` and logs it; returns whether the connection must close
+  /// (a streamed body without a length, to an HTTP/1.0 client).
   private func send(
-    _ response: HTTPResponse, for request: Incoming, closing: Bool, on channel: any Channel,
-    outcome: String = "refused"
-  ) async throws {
+    _ response: HTTPResponse, streaming: HTTPResponseHandoff.Handed? = nil, for request: Incoming,
+    closing: Bool, on channel: any Channel, outcome: String = "refused"
+  ) async throws -> Bool {
     var sent = 0
     defer {
       counters.add(.requests)
@@ -287,7 +316,47 @@ public final class CachingProxyServer: Sendable {
           request.head, status: response.status, bytes: sent, outcome: outcome,
           duration: .now - request.started))
     }
+    if let streaming {
+      return try await Self.stream(streaming, for: request.head, closing: closing, to: channel) {
+        sent += $0
+      }
+    }
     try await Self.write(response, for: request.head, closing: closing, to: channel) { sent += $0 }
+    return false
+  }
+
+  /// Writes the head of `handed` without hop-by-hop fields, then its body as it
+  /// arrives from the upstream, with at most ``writeWindow`` chunks waiting for
+  /// the socket: the upstream is read only as fast as the client reads. A body
+  /// without a length goes chunked (HTTP/1.1) or until the connection closes
+  /// (HTTP/1.0; then it returns `true`: the connection must close). When the upstream fails midway, the connection is closed
+  /// without the body's end, so the client sees the response is incomplete.
+  static func stream(
+    _ handed: HTTPResponseHandoff.Handed, for request: HTTPRequestHead, closing: Bool,
+    to channel: any Channel, sent: (Int) -> Void
+  ) async throws -> Bool {
+    var fields = handed.head.headers.removingHopByHop()
+    fields.remove(name: HTTPResponseHandoff.field)
+    let length = fields["Content-Length"]
+    let delimitedByClose = length == nil && request.version == .http1_0
+    if closing || delimitedByClose { fields.add(name: "Connection", value: "close") }
+    var head = HTTPResponseHead(
+      version: delimitedByClose ? .http1_0 : .http1_1,
+      status: HTTPResponseStatus(statusCode: handed.head.status))
+    for field in fields { head.headers.add(name: field.name, value: field.value) }
+    channel.write(HTTPServerResponsePart.head(head), promise: nil)
+    var waiting: [(EventLoopFuture<Void>, Int)] = []
+    while let chunk = try await handed.body.next() {
+      waiting.append((channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(chunk))), chunk.readableBytes))
+      if waiting.count >= writeWindow {
+        let (written, count) = waiting.removeFirst()
+        try await written.get()
+        sent(count)
+      }
+    }
+    try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
+    sent(waiting.reduce(0) { $0 + $1.1 })
+    return delimitedByClose
   }
 
   /// Writes `response` without hop-by-hop fields, framed by `Content-Length`

@@ -163,26 +163,46 @@ public struct HTTPFetcher: Fetcher {
         // The redirect's own body is not read: dropping it closes its connection.
         continue
       }
-      let body = try await readBody(of: response, activity: activity)
       let fields = HTTPHeaderFields(
         response.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
-      return HTTPResponse(status: status, headers: fields, body: body)
+      let head = HTTPResponse(status: status, headers: fields)
+      let declared = response.headers.first(name: "Content-Length").flatMap { Int($0) }
+      let handoff = method == "HEAD" || [204, 304].contains(status) ? nil : HTTPResponseHandoff.current
+      if let handoff,
+        declared.map({ $0 > maximumResponseSize }) == true
+          || handoff.shouldStream(status, fields, declared)
+      {
+        let reader = HTTPBodyReader(response.body.makeAsyncIterator(), prefix: nil)
+        return handoff.hand(.init(head: head, body: reader))
+      }
+      return try await readBody(
+        of: response, head: head, declared: declared, method: method, activity: activity)
     }
   }
 
-  /// The body of `response`, read chunk by chunk and counted against the limit.
-  private func readBody(of response: HTTPClientResponse, activity: TransferActivity)
-    async throws -> Data
-  {
+  /// `head` with the body of `response`, read chunk by chunk and counted against
+  /// the limit; a body that passes the limit is handed over to the task's
+  /// ``HTTPResponseHandoff`` when there is one.
+  private func readBody(
+    of response: HTTPClientResponse, head: HTTPResponse, declared: Int?, method: String,
+    activity: TransferActivity
+  ) async throws -> HTTPResponse {
     let limit = maximumResponseSize
-    let declared = response.headers.first(name: "Content-Length").flatMap { Int($0) }
-    if let declared, declared > limit { throw HTTPFetcherError.responseTooLarge(limit: limit) }
+    if let declared, declared > limit, method != "HEAD" {
+      throw HTTPFetcherError.responseTooLarge(limit: limit)
+    }
     var body = Data()
     if let declared { body.reserveCapacity(declared) }
+    var chunks = response.body.makeAsyncIterator()
     do {
-      for try await chunk in response.body {
+      while let chunk = try await chunks.next() {
         guard chunk.readableBytes <= limit - body.count else {
-          throw HTTPFetcherError.responseTooLarge(limit: limit)
+          guard let handoff = HTTPResponseHandoff.current else {
+            throw HTTPFetcherError.responseTooLarge(limit: limit)
+          }
+          var prefix = ByteBuffer(bytes: body)
+          prefix.writeImmutableBuffer(chunk)
+          return handoff.hand(.init(head: head, body: HTTPBodyReader(chunks, prefix: prefix)))
         }
         chunk.withUnsafeReadableBytes { body.append(contentsOf: $0) }
         activity.touch()
@@ -192,7 +212,9 @@ public struct HTTPFetcher: Fetcher {
     } catch {
       throw Self.mapped(error, connecting: false)
     }
-    return body
+    var whole = head
+    whole.body = body
+    return whole
   }
 
   /// Fails with the timeout when nothing arrived for ``timeout``, or with the

@@ -268,6 +268,44 @@ struct CachingProxyOperationTests {
     }
   }
 
+  @Test("A response above --max-object-size streams through whole, and is not stored")
+  func largeResponseStreams() async throws {
+    let total = 20 << 20
+    try await withProxy(arguments: ["--max-object-size", "1000000"], origin: { _ in
+      .stream(chunk: 64 << 10, total: total, contentLength: total)
+    }) { proxy, origin in
+      let port = proxy.port
+      for request in [
+        "GET /large HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        "GET /large HTTP/1.0\r\n\r\n",
+      ] {
+        let response = try await fetch(port: port, request, chunk: 256 << 10)
+        #expect(response?.status == 200)
+        #expect(response?.header("Content-Length") == String(total))
+        #expect(response?.header("X-Carlos-Handoff") == nil)
+        #expect(response?.body.count == total)
+      }
+      #expect(origin.requests.count == 2)
+    }
+  }
+
+  @Test("A body without a length streams chunked to HTTP/1.1 clients and until the close to HTTP/1.0 ones")
+  func unknownLengthStreams() async throws {
+    let total = 100 * 50_000
+    try await withProxy(arguments: ["--max-object-size", "1000000"], origin: { _ in
+      .stream(chunk: 50_000, total: total, contentLength: nil)
+    }) { proxy, _ in
+      let port = proxy.port
+      let old = try await fetch(port: port, "GET /chunked HTTP/1.0\r\n\r\n", chunk: 256 << 10)
+      #expect(old?.status == 200)
+      #expect(old?.body.count == total)
+      let chunked = try await fetch(
+        port: port, "GET /chunked HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+      #expect(chunked?.header("Transfer-Encoding") == "chunked")
+      #expect((chunked?.body.count ?? 0) > total)
+    }
+  }
+
   @Test("Its options: every one parsed, and --help lists them all")
   func options() throws {
     let options = try CachingProxyOptions(arguments: [
