@@ -1,5 +1,4 @@
 import Foundation
-
 import Synchronization
 
 /// A cache level in memory, bounded by the total cost of what it holds.
@@ -608,7 +607,8 @@ extension MemoryCacheLevel where Value: ExpensiveObject {
     recordsStatistics: Bool = true
   ) {
     self.init(
-      capacity: capacity, cost: { $0.cost }, policy: policy, expiration: expiration, clock: clock,
+      capacity: capacity, weigher: { $1.cost }, policy: policy, expiration: expiration,
+      clock: clock,
       recordsStatistics: recordsStatistics)
   }
 }
