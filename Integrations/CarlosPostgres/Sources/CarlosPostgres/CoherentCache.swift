@@ -4,8 +4,22 @@ import Synchronization
 
 /// `upper >>> postgres`, kept coherent across processes: a set, remove or clear of
 /// the PostgreSQL level's namespace in any other process drops the key (or
-/// everything) from this process's `upper`, so no process serves a value older than
-/// the newest one written anywhere for longer than a notice takes to arrive.
+/// everything) from this process's `upper`.
+///
+/// **Guarantee.** Once a write (set, remove, clear, insert) through any instance is
+/// acknowledged, no get through any instance that starts more than the listener's
+/// ``PostgresInvalidationListener/stalenessBound`` (1 s by default) later answers
+/// the value it replaced, whatever happens to notices and connections meanwhile
+/// (notices late, connections lost, the listener reconnecting): `upper` is served
+/// only while the listener's heartbeat shows every notice older than the bound
+/// handed out (``PostgresInvalidationListener/isFresh(at:)``); otherwise gets read
+/// `lower`. While this instance cannot reach PostgreSQL at all (``PostgresCacheLevel/isAvailable``
+/// false), no write can be acknowledged through it (writes fail at once with
+/// ``PostgresCacheLevelError/unavailable(operation:)``); ``get(_:orLoad:)`` then serves
+/// values this instance loaded from the origin during the outage, once per key, kept
+/// in `upper` until they expire or PostgreSQL is back; a write acknowledged through
+/// another instance meanwhile is served by this one within the bound after its
+/// listener listens again.
 ///
 /// ```swift
 /// let listener = PostgresInvalidationListener(client: client)
@@ -20,16 +34,21 @@ import Synchronization
 ///   it is one too, and an `InsertingCacheLevel` whose `insertIfAbsent` is atomic
 ///   across processes (framework drivers such as `CarlosPersistDriver` need both).
 ///   A value from `lower` is copied up only if no write or notice for its key arrived
-///   since the get started, so a slow read never brings back a value another process
+///   since the read that found it started (for ``get(_:through:orLoad:)``, the read
+///   of the pass it joined), so a slow read never brings back a value another process
 ///   has replaced.
+/// - ``get(_:orLoad:)`` loads a value missing from both levels once per key in this
+///   process at a time, and stores it into `lower` only if `lower` still has no
+///   value for the key, so a slow load never replaces a value written meanwhile
+///   (`coherent >>> fetcher`, whose write-back is a plain set, can: prefer it there).
 /// - Notices sent by `lower` itself are ignored (this cache already applied those
 ///   writes to `upper`). Writes made on `lower` directly, not through this cache,
 ///   reach other processes but not this process's `upper`.
 /// - While the listener is not listening (before it first connects, and while it
 ///   reconnects), notices can be missed, so `upper` is **bypassed**: gets go to
-///   `lower`, nothing is stored in `upper`, and `upper` is cleared when the listener
-///   stops and again when it listens again. A lost server thus costs the upper
-///   level's hits, never correctness.
+///   `lower`, nothing read from `lower` is stored in `upper`, and `upper` is cleared
+///   when the listener stops and again when it listens again. Only while `lower`
+///   is unavailable too does `upper` serve (and hold) the origin's loads.
 /// - A notice for a key too long for a notification payload, or for a clear, drops
 ///   everything from `upper`.
 /// - A notice of a refresh (``InvalidationNotice/isRefresh``: another instance's
@@ -50,16 +69,20 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
   /// The shared PostgreSQL level.
   public let lower: PostgresCacheLevel<KeyType>
 
+  /// The listener whose heartbeat tells whether `upper` may be served.
+  private let listener: PostgresInvalidationListener
   private let makeKey: @Sendable (String) -> KeyType?
+  /// This process's loads of ``get(_:orLoad:)`` in flight, by key.
+  private let loads = Locked<[KeyType: Task<Data, any Error>]>([:])
   private let onInvalidation: (@Sendable (InvalidationNotice) -> Void)?
   private let state = Locked<State>(State())
   private let subscription = Locked<ListenerSubscription?>(nil)
 
-  /// Whether `upper` is in use, per-stripe write counters, and (when `lower` hashes
-  /// keys) the keys put into `upper` by their stored digests.
+  /// Whether the listener listens, when each stripe last saw a write or notice, and
+  /// (when `lower` hashes keys) the keys put into `upper` by their stored digests.
   private struct State {
     var isOpen = false
-    var versions = [UInt64](repeating: 0, count: 16)
+    var bumpedAt = [ContinuousClock.Instant](repeating: .now, count: 16)
     var keysByDigest: [Data: KeyType] = [:]
   }
 
@@ -77,14 +100,15 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
   ) {
     self.upper = upper
     self.lower = lower
+    self.listener = listener
     self.makeKey = makeKey
     self.onInvalidation = onInvalidation
     let token = listener.subscribe { [weak self] event in self?.handle(event) }
     subscription.withLock { $0 = token }
   }
 
-  /// Whether `upper` is in use now (the listener listens).
-  public var isUsingUpper: Bool { state.withLock { $0.isOpen } }
+  /// Whether `upper` is in use now (the listener listens and is up to date).
+  public var isUsingUpper: Bool { state.withLock { $0.isOpen } && listener.isFresh() }
 
   /// Stops following the listener; `upper` is bypassed from now on.
   public func stopListening() {
@@ -98,23 +122,25 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
   /// `lower` while the listener is down.
   @inlinable
   public func get(_ key: KeyType) -> Future<Data> {
-    guard let version = version(of: key) else { return lower.get(key) }
+    guard let start = readStart(of: key) else { return lower.get(key) }
     let first = upper.get(key)
     if case .success? = first.result { return first }
-    return get(key, below: first, since: version)
+    return get(key, below: first, since: start)
   }
 
   /// The rest of ``get(_:)`` after `upper`'s answer `first` was not a hit at once.
   @usableFromInline
-  func get(_ key: KeyType, below first: Future<Data>, since version: UInt64) -> Future<Data> {
-    read(key, below: first, since: version) { $0.value }
+  func get(_ key: KeyType, below first: Future<Data>, since start: ContinuousClock.Instant)
+    -> Future<Data>
+  {
+    read(key, below: first, since: start) { $0.value }
   }
 
   /// `first`'s value, or else `pick` of `lower`'s entry for `key`, whose value is
   /// copied into `upper` until its expiry in `lower` (unless a write or notice for
-  /// its stripe arrived since `version` was read).
+  /// its stripe arrived since `start`).
   private func read<T: Sendable>(
-    _ key: KeyType, below first: Future<T>, since version: UInt64,
+    _ key: KeyType, below first: Future<T>, since start: ContinuousClock.Instant,
     _ pick: @escaping @Sendable (CacheEntry<Data>) -> T
   ) -> Future<T> {
     let promise = Promise<T>()
@@ -129,7 +155,7 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
         second.onCompletion { [self] result in
           switch result {
           case .success(let entry):
-            copyUp(entry.value, key: key, expiresAt: entry.expiresAt, since: version)
+            copyUp(entry.value, key: key, expiresAt: entry.expiresAt, since: start)
             promise.succeed(pick(entry))
           case .error(let error): promise.fail(error)
           case .cancelled: promise.cancel()
@@ -197,27 +223,57 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
     lower writeLower: (PostgresCacheLevel<KeyType>) -> Future<Void>
   ) -> Future<Void> {
     state.withLock { state in
-      state.versions[stripe(key)] &+= 1
+      state.bumpedAt[stripe(key)] = .now
       let lowerWrite = writeLower(lower)
-      guard state.isOpen else { return lowerWrite }
+      guard state.isOpen else {
+        // `upper` may hold a load made during an outage: it must not outlive the write.
+        upper.remove(key)
+        return lowerWrite
+      }
       track(key, &state)
       return writeUpper(upper).zip(lowerWrite).map { _ in () }
     }
   }
 
-  /// Version of `key`'s stripe now, or nil while `upper` is bypassed.
+  /// Now, when `upper` may be served (the listener listens and is up to date, or
+  /// `lower` is unavailable and the listener down: `upper` then holds only loads
+  /// made since), or nil when `upper` is bypassed.
   @usableFromInline
-  func version(of key: KeyType) -> UInt64? {
-    state.withLock { $0.isOpen ? $0.versions[stripe(key)] : nil }
+  func readStart(of key: KeyType) -> ContinuousClock.Instant? {
+    let now = ContinuousClock.now
+    let isOpen = state.withLock { $0.isOpen }
+    if isOpen { return listener.isFresh(at: now) ? now : nil }
+    return lower.isAvailable ? nil : now
   }
 
-  /// Sets `value` into `upper` (until `expiresAt` when given, or sooner when the upper
-  /// level's own policy says) unless a write or notice for its stripe arrived since
-  /// `version` was read.
-  private func copyUp(_ value: Data, key: KeyType, expiresAt: Date? = nil, since version: UInt64) {
+  /// Sets `value`, read from `lower` by a read that started at `start`, into `upper`
+  /// (until `expiresAt` when given, or sooner when the upper level's own policy says)
+  /// unless the listener is down or a write or notice for its stripe arrived since.
+  private func copyUp(
+    _ value: Data, key: KeyType, expiresAt: Date? = nil, since start: ContinuousClock.Instant
+  ) {
     state.withLock { state in
-      guard state.isOpen, state.versions[stripe(key)] == version else { return }
-      track(key, &state)
+      guard state.isOpen, state.bumpedAt[stripe(key)] < start else { return }
+      set(value, key: key, expiresAt: expiresAt, &state)
+    }
+  }
+
+  /// Keeps `value`, loaded from the origin by a load that started at `start` while
+  /// `lower` was unavailable and the listener down, in `upper` until `expiresAt`, unless
+  /// the listener listens again or a write through this cache came since.
+  private func keepOutageLoad(
+    _ value: Data, key: KeyType, expiresAt: Date?, since start: ContinuousClock.Instant
+  ) {
+    state.withLock { state in
+      guard !state.isOpen, !lower.isAvailable, state.bumpedAt[stripe(key)] < start else { return }
+      set(value, key: key, expiresAt: expiresAt, &state)
+    }
+  }
+
+  /// Sets `value` into `upper` until `expiresAt` (or the upper level's own policy).
+  private func set(_ value: Data, key: KeyType, expiresAt: Date?, _ state: inout State) {
+    track(key, &state)
+    do {
       let copied =
         if let expiresAt {
           upper.set(
@@ -227,11 +283,88 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
           upper.set(value, forKey: key)
         }
       copied.onFailure { error in
-        CarlosLogger.log(
-          "Could not copy a value into the upper level: \(error)", .warning,
+        WarningLimiter.shared.warn(
+          "Could not copy a value into the upper level: \(error)",
+          kind: "copy into the upper level failed",
           metadata: ["level": "\(Upper.self)", "key": CarlosLogger.key(key)])
       }
     }
+  }
+
+  // MARK: Loading
+
+  /// The value of `key` from `upper`, else `lower`, else `loader`'s: loaded once per
+  /// key in this process at a time (concurrent gets share the load), stored into
+  /// `lower` (until the loaded expiry, or `lower`'s default) only if `lower` still has
+  /// no value for the key, so a slow load never replaces a value written meanwhile
+  /// (the written value is answered instead), and copied into `upper`.
+  ///
+  /// While `lower` is unavailable, the loaded value is answered and kept in `upper`
+  /// (see the guarantee above), so the origin sees one load per key per lifetime
+  /// from this instance even then.
+  ///
+  /// ```swift
+  /// let user = try await cache.get("user:42") { id in Loaded(try await api.user(id)) }
+  /// ```
+  public func get(
+    _ key: KeyType, orLoad loader: @escaping @Sendable (KeyType) async throws -> Loaded<Data>
+  ) async throws -> Data {
+    if readStart(of: key) != nil, let value = try? await upper.get(key).value { return value }
+    return try await shared(key) { [self] in try await fill(key, loader) }
+  }
+
+  /// `work`'s value, run once for `key` however many callers ask while it runs.
+  private func shared(
+    _ key: KeyType, _ work: @escaping @Sendable () async throws -> Data
+  ) async throws -> Data {
+    let task = loads.withLock { running -> Task<Data, any Error> in
+      if let task = running[key] { return task }
+      let task = Task { [self] in
+        defer { _ = loads.withLock { $0.removeValue(forKey: key) } }
+        return try await work()
+      }
+      running[key] = task
+      return task
+    }
+    return try await task.value
+  }
+
+  /// Reads `key` from `lower`, else loads and stores it (see ``get(_:orLoad:)``).
+  private func fill(
+    _ key: KeyType, _ loader: @Sendable (KeyType) async throws -> Loaded<Data>
+  ) async throws -> Data {
+    let start = ContinuousClock.now
+    if let entry: CacheEntry<Data> = try? await lower.entry(forKey: key) {
+      copyUp(entry.value, key: key, expiresAt: entry.expiresAt, since: start)
+      return entry.value
+    }
+    let loaded = try await loader(key)
+    let expiry = loaded.expiry == .never ? lower.options.defaultExpiry : loaded.expiry
+    let storedAt = lower.options.clock.now()
+    if lower.isAvailable {
+      do {
+        if try await lower.insertIfAbsent(loaded.value, forKey: key, expiry: expiry).value {
+          copyUp(loaded.value, key: key, expiresAt: expiry.date(storedAt: storedAt), since: start)
+          return loaded.value
+        }
+        // A write stored a value after this get's read: it wins over the load.
+        let reread = ContinuousClock.now
+        let written: CacheEntry<Data> = try await lower.entry(forKey: key)
+        copyUp(written.value, key: key, expiresAt: written.expiresAt, since: reread)
+        return written.value
+      } catch {
+        if lower.isAvailable {
+          WarningLimiter.shared.warn(
+            "Could not store a loaded value in PostgreSQL: \(error)",
+            kind: "store of a load failed",
+            metadata: ["level": lower.name])
+          return loaded.value
+        }
+      }
+    }
+    keepOutageLoad(
+      loaded.value, key: key, expiresAt: expiry.date(storedAt: storedAt), since: start)
+    return loaded.value
   }
 
   private func handle(_ event: PostgresInvalidationListener.Event) {
@@ -283,17 +416,17 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
 
   /// Removes `key` from `upper`, so no get in flight copies an older value up.
   private func drop(_ key: KeyType, _ state: inout State) {
-    state.versions[stripe(key)] &+= 1
+    state.bumpedAt[stripe(key)] = .now
     upper.remove(key)
   }
 
   /// Replaces `upper`'s copy of `key`, refreshed in `lower` by another instance, with
   /// the new value; the old copy (still valid until its expiry) is served meanwhile.
   private func reread(_ key: KeyType) {
-    guard let version = version(of: key) else { return }
+    let start = ContinuousClock.now
     lower.entry(forKey: key).onCompletion { [self] result in
       if case .success(let entry) = result {
-        copyUp(entry.value, key: key, expiresAt: entry.expiresAt, since: version)
+        copyUp(entry.value, key: key, expiresAt: entry.expiresAt, since: start)
       } else {
         state.withLock { drop(key, &$0) }
       }
@@ -308,7 +441,8 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
 
   /// Bumps every stripe, so no get in flight copies its value up.
   private func bumpVersions(_ state: inout State) {
-    for index in state.versions.indices { state.versions[index] &+= 1 }
+    let now = ContinuousClock.now
+    for index in state.bumpedAt.indices { state.bumpedAt[index] = now }
   }
 
   /// Remembers the digest of `key`, about to be put into `upper`, when `lower`
@@ -344,10 +478,10 @@ extension CoherentCache: TimedCacheLevel where Upper: TimedCacheLevel {
   /// The entry in `upper`, else `lower`'s (copied up as ``get(_:)`` does), or only
   /// `lower`'s while the listener is down.
   public func entry(forKey key: KeyType) -> Future<CacheEntry<Data>> {
-    guard let version = version(of: key) else { return lower.entry(forKey: key) }
+    guard let start = readStart(of: key) else { return lower.entry(forKey: key) }
     let first = upper.entry(forKey: key)
     if case .success? = first.result { return first }
-    return read(key, below: first, since: version) { $0 }
+    return read(key, below: first, since: start) { $0 }
   }
 }
 
@@ -364,11 +498,11 @@ extension CoherentCache: InsertingCacheLevel where Upper: TimedCacheLevel {
   /// unless a write or notice for its stripe arrived meanwhile.
   @discardableResult
   public func insertIfAbsent(_ value: Data, forKey key: KeyType, expiry: Expiry) -> Future<Bool> {
-    let version = version(of: key)
+    let start = ContinuousClock.now
     let now = lower.options.clock.now()
     return lower.insertIfAbsent(value, forKey: key, expiry: expiry).map { [self] stored in
-      if stored, let version {
-        copyUp(value, key: key, expiresAt: expiry.date(storedAt: now), since: version)
+      if stored {
+        copyUp(value, key: key, expiresAt: expiry.date(storedAt: now), since: start)
       }
       return stored
     }
@@ -394,8 +528,7 @@ extension CoherentCache where Upper: TimedCacheLevel {
     _ key: KeyType, through flight: PostgresSingleFlight<KeyType>,
     orLoad loader: @escaping @Sendable (KeyType) async throws -> Loaded<Data>
   ) async throws -> Data {
-    let version = version(of: key)
-    if let version {
+    if let start = readStart(of: key) {
       if flight.refreshAhead == nil {
         // Nothing to refresh: the cheaper read.
         let first: Future<Data> = upper.get(key)
@@ -404,33 +537,38 @@ extension CoherentCache where Upper: TimedCacheLevel {
         let first: Future<CacheEntry<Data>> = upper.entry(forKey: key)
         if let hit = try? await first.value {
           if flight.isDue(hit.expiresAt) {
-            refresh(key, hit, through: flight, loader, since: version)
+            refresh(key, hit, through: flight, loader, since: start)
           }
           return hit.value
         }
       }
     }
-    return try await load(key, through: flight, loader, since: version)
+    return try await load(key, through: flight, loader)
   }
 
   /// The rest of ``get(_:through:orLoad:)`` after a miss in `upper` (or with `upper`
-  /// bypassed: `version` nil).
+  /// bypassed). While `lower` is unavailable, the value is loaded as
+  /// ``get(_:orLoad:)`` does: once per key in this process at a time.
   @usableFromInline
   func load(
     _ key: KeyType, through flight: PostgresSingleFlight<KeyType>,
-    _ loader: @escaping @Sendable (KeyType) async throws -> Loaded<Data>, since version: UInt64?
+    _ loader: @escaping @Sendable (KeyType) async throws -> Loaded<Data>
   ) async throws -> Data {
     precondition(flight.level === lower, "the flight must be over this cache's lower level")
-    let found = try await flight.entry(key, orLoad: loader)
-    if let version {
-      copyUp(found.value, key: key, expiresAt: found.expiresAt, since: version)
-      if flight.isDue(found.expiresAt) {
-        refresh(key, found, through: flight, loader, since: version)
-      }
-    } else {
-      flight.refreshIfDue(key, found, loader)
+    let found: PostgresSingleFlight<KeyType>.Found
+    do {
+      found = try await flight.found(key, orLoad: loader)
+    } catch {
+      guard !lower.isAvailable else { throw error }
+      return try await shared(key) { [self] in try await fill(key, loader) }
     }
-    return found.value
+    copyUp(found.entry.value, key: key, expiresAt: found.entry.expiresAt, since: found.readStart)
+    if state.withLock({ $0.isOpen }), flight.isDue(found.entry.expiresAt) {
+      refresh(key, found.entry, through: flight, loader, since: found.readStart)
+    } else {
+      flight.refreshIfDue(key, found.entry, loader)
+    }
+    return found.entry.value
   }
 
   /// ``get(_:through:orLoad:)`` with values stored under `lower`'s default expiry.
@@ -443,14 +581,15 @@ extension CoherentCache where Upper: TimedCacheLevel {
   }
 
   /// Starts the flight's refresh of `key` when `found` is due; the new value goes into
-  /// `upper` unless a write or notice for its stripe arrived since `version`.
+  /// `upper` unless a write or notice for its stripe arrived since `start`.
   @usableFromInline
   func refresh(
     _ key: KeyType, _ found: CacheEntry<Data>, through flight: PostgresSingleFlight<KeyType>,
-    _ loader: @escaping @Sendable (KeyType) async throws -> Loaded<Data>, since version: UInt64
+    _ loader: @escaping @Sendable (KeyType) async throws -> Loaded<Data>,
+    since start: ContinuousClock.Instant
   ) {
     flight.refreshIfDue(key, found, loader) { [self] fresh in
-      copyUp(fresh.value, key: key, expiresAt: fresh.expiresAt, since: version)
+      copyUp(fresh.value, key: key, expiresAt: fresh.expiresAt, since: start)
     }
   }
 }

@@ -49,8 +49,11 @@ import Synchronization
 ///   with ``PostgresCacheLevelError/timedOut(operation:after:)`` when the server is
 ///   down or unreachable, or ``PostgresCacheLevelError/queryFailed(operation:reason:)``
 ///   when the statement fails; in `memory >>> postgres >>> fetcher` a failed get
-///   falls through to the levels below. The level recovers when the server is back
-///   (the client reconnects; the table is created again if it was lost).
+///   falls through to the levels below. Once a failure shows the server unreachable
+///   (``isAvailable`` false), operations fail at once with
+///   ``PostgresCacheLevelError/unavailable(operation:)`` until a probe, every 250 ms,
+///   reaches it again. The level recovers when the server is back (the client
+///   reconnects; the table is created again if it was lost).
 /// - Invalidation: with ``PostgresCacheOptions/publishesInvalidations`` (the default)
 ///   each set, remove and clear sends an ``InvalidationNotice`` in the same
 ///   transaction as its write, which ``CoherentCache``s of other processes use to
@@ -82,6 +85,7 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
   /// The latest enforcement; each new one waits for it, so they never overlap.
   private let enforcement = Locked<Task<Void, any Error>?>(nil)
   private let writes = Locked<PendingWrites>(PendingWrites())
+  private let availability: ServerAvailability
 
   private struct PendingWrites {
     var count = 0
@@ -111,6 +115,8 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
     }
     self.client = client
     self.options = options
+    availability = ServerAvailability(
+      client: client, name: namespace, probeTimeout: options.operationTimeout)
     let sender = instanceID
     namespaceNotice =
       InvalidationNotice(sender: sender, namespace: namespace, scope: .namespace)
@@ -129,6 +135,13 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
 
   /// The level's namespace, the name its statistics are reported under.
   public var name: String { options.namespace }
+
+  /// Whether the server is thought reachable: false from a failure that showed it
+  /// unreachable (a lost or refused connection, or a timeout with no operation of the
+  /// level succeeding for as long) until a probe, repeated at most every 250 ms,
+  /// reaches it again. Meanwhile every operation fails
+  /// at once with ``PostgresCacheLevelError/unavailable(operation:)``.
+  public var isAvailable: Bool { !availability.isDown }
 
   /// A snapshot of the level's hits, misses, loads and evictions.
   public var statistics: CacheStatistics {
@@ -399,16 +412,32 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
 
   // MARK: Plumbing
 
-  /// Runs `body` after making sure the table exists, within the operation timeout.
+  /// Runs `body` after making sure the table exists, within the operation timeout;
+  /// fails at once while the server is known to be unreachable.
   private func run<T: Sendable>(
     _ operation: String, _ body: @escaping @Sendable () async throws -> T
   )
     -> Future<T>
   {
-    deadlineFuture(operation, timeout: options.operationTimeout) { [self] in
-      try await ensureTable()
-      return try await body()
+    guard !availability.isDown else {
+      return Future(PostgresCacheLevelError.unavailable(operation: operation))
     }
+    let request = deadlineFuture(operation, timeout: options.operationTimeout) {
+      [self] in
+      do {
+        try await ensureTable()
+        let result = try await body()
+        availability.succeeded()
+        return result
+      } catch {
+        availability.failed(error)
+        throw error
+      }
+    }
+    request.onFailure { [availability] error in
+      if case .timedOut? = error as? PostgresCacheLevelError { availability.failed(error) }
+    }
+    return request
   }
 
   /// ``run(_:_:)`` for a write, counted in flight until it completes.

@@ -5,6 +5,9 @@ public enum PostgresCacheLevelError: Error, Equatable, Sendable, CustomStringCon
   case timedOut(operation: String, after: Duration)
   /// The server could not be reached, or the statement failed on it.
   case queryFailed(operation: String, reason: String)
+  /// The server is known to be unreachable (an earlier operation found it so, and no
+  /// probe has reached it since): the operation was not tried.
+  case unavailable(operation: String)
   /// The value is larger than the level's `maximumValueSize`; nothing was stored.
   case valueTooLarge(size: Int, limit: Int)
   /// The key is larger (in UTF-8 bytes) than the level's `maximumKeySize`; nothing was stored.
@@ -23,6 +26,8 @@ public enum PostgresCacheLevelError: Error, Equatable, Sendable, CustomStringCon
       return "PostgreSQL \(operation) did not finish within \(after)"
     case .queryFailed(let operation, let reason):
       return "PostgreSQL \(operation) failed: \(reason)"
+    case .unavailable(let operation):
+      return "PostgreSQL \(operation) not tried: the server is unreachable"
     case .valueTooLarge(let size, let limit):
       return
         "the value has \(size) bytes, more than the level's maximum of \(limit); nothing was stored"

@@ -1,5 +1,6 @@
 import Carlos
 import Foundation
+import Logging
 import PostgresNIO
 import ServiceLifecycle
 import Synchronization
@@ -10,10 +11,21 @@ import Synchronization
 ///
 /// Run it in a long-running task, like the client: `Task { await listener.run() }`,
 /// or as a `Service` of a `ServiceGroup`, which stops it at graceful shutdown.
-/// When its connection is lost (the server restarts, the network fails) it tells
-/// every subscriber that it is down, retries every `reconnectDelay`, and once it
-/// listens again tells them it is up; subscribers then start from empty upper
-/// levels, since notices sent while it was down are lost.
+///
+/// - Heartbeat: every quarter of ``stalenessBound`` it sends a notice of its own
+///   through the server and records when it sent it. PostgreSQL delivers notices in
+///   the order their transactions committed, so once a heartbeat sent at time *t* is
+///   back, every notice of a write acknowledged before *t* has been handed out:
+///   ``isFresh(at:)`` is true while the last heartbeat back was sent within
+///   ``stalenessBound``. A coherent cache serves its upper level only then, so no
+///   instance serves a value longer than ``stalenessBound`` after a write that
+///   replaced it was acknowledged, whatever happens to notices on the way.
+/// - Lost or stalled connection: when its connection fails, or no heartbeat has come
+///   back for twice ``stalenessBound`` (a server or network that stopped answering
+///   without closing the connection), it closes the connection, tells every
+///   subscriber that it is down, retries every `reconnectDelay`, and once it listens
+///   again (its first heartbeat is back) tells them it is up; subscribers then start
+///   from empty upper levels, since notices sent while it was down are lost.
 public final class PostgresInvalidationListener: Service {
   /// What a subscriber hears.
   public enum Event: Sendable, Equatable {
@@ -29,20 +41,41 @@ public final class PostgresInvalidationListener: Service {
   public let client: PostgresClient
   /// How long the listener waits before trying again after losing its connection.
   public let reconnectDelay: Duration
+  /// The longest time after a write's acknowledgment during which a subscriber may
+  /// still serve the value it replaced (see ``isFresh(at:)``).
+  public let stalenessBound: Duration
 
   private let state = Locked<State>(State())
+  /// Until when (nanoseconds after ``TrustClock/origin``) notices are known to be
+  /// up to date; 0 when not listening.
+  private let freshUntil = Atomic<Int64>(0)
+  /// Identifies this listener's heartbeats among the notices.
+  private let heartbeatHead = "carlos-heartbeat\t\(UUID().uuidString)\t"
 
   private struct State {
     var listening = false
     var generation = 0
+    /// The current connection's number; heartbeats of an older one are ignored.
+    var session: UInt64 = 0
+    var nextHeartbeat: UInt64 = 0
+    /// Heartbeats sent and not yet back, by number: when each was sent.
+    var heartbeatsSent: [UInt64: ContinuousClock.Instant] = [:]
+    /// When the last heartbeat back (or the connection) started.
+    var lastHeard = ContinuousClock.now
     var subscribers: [UUID: @Sendable (Event) -> Void] = [:]
     var waiters: [UUID: CheckedContinuation<Void, Never>] = [:]
   }
 
-  /// Creates a listener over `client` (which must be running).
-  public init(client: PostgresClient, reconnectDelay: Duration = .milliseconds(200)) {
+  /// Creates a listener over `client` (which must be running). Subscribers serve
+  /// their upper levels only while the listener is no more than `stalenessBound`
+  /// behind the server (1 second by default).
+  public init(
+    client: PostgresClient, reconnectDelay: Duration = .milliseconds(200),
+    stalenessBound: Duration = .seconds(1)
+  ) {
     self.client = client
     self.reconnectDelay = reconnectDelay
+    self.stalenessBound = stalenessBound
   }
 
   /// Whether the listener is listening now.
@@ -50,6 +83,12 @@ public final class PostgresInvalidationListener: Service {
 
   /// How many times the listener started listening (1 after the first connection).
   public var generation: Int { state.withLock { $0.generation } }
+
+  /// Whether every notice of a write acknowledged before `now - stalenessBound` has
+  /// been handed to the subscribers (false while not listening).
+  public func isFresh(at now: ContinuousClock.Instant = .now) -> Bool {
+    TrustClock.nanoseconds(now) < freshUntil.load(ordering: .acquiring)
+  }
 
   /// Listens until the calling task is cancelled or its service group shuts down
   /// gracefully, reconnecting after failures. When it returns it no longer listens:
@@ -65,26 +104,108 @@ public final class PostgresInvalidationListener: Service {
       do {
         try await client.withConnection { connection in
           try await connection.listen(on: InvalidationNotice.channel) { notices in
-            started()
-            for try await notification in notices {
-              guard let notice = InvalidationNotice(payload: notification.payload) else {
-                CarlosLogger.log("Ignored a malformed invalidation notice", .warning)
-                continue
-              }
-              publish(.notice(notice))
-            }
+            try await listen(to: notices, on: connection)
           }
         }
       } catch {
         if !Task.isCancelled {
-          CarlosLogger.log(
-            "Invalidation listener lost its connection: \(String(reflecting: error))", .warning,
+          WarningLimiter.shared.warn(
+            "Invalidation listener lost its connection: \(String(reflecting: error))",
+            kind: "listener lost its connection",
             metadata: ["level": "PostgresInvalidationListener"])
         }
       }
       stopped()
       try? await Task.sleep(for: reconnectDelay)
     }
+  }
+
+  /// Hands out `notices` and sends heartbeats on `connection` until either fails.
+  private func listen(to notices: PostgresNotificationSequence, on connection: PostgresConnection)
+    async throws
+  {
+    let session = state.withLock { state -> UInt64 in
+      state.session &+= 1
+      state.heartbeatsSent = [:]
+      state.lastHeard = .now
+      return state.session
+    }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask { [self] in
+        for try await notification in notices { receive(notification.payload, session: session) }
+        throw ListenerConnectionEnded()
+      }
+      group.addTask { [self] in try await sendHeartbeats(on: connection, session: session) }
+      defer { group.cancelAll() }
+      try await group.next()
+    }
+  }
+
+  /// Sends a heartbeat every quarter of the bound; throws (after closing the
+  /// connection) once none has come back for twice the bound.
+  private func sendHeartbeats(on connection: PostgresConnection, session: UInt64) async throws {
+    let silent = Logging.Logger(
+      label: "carlos.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    while true {
+      let payload = state.withLock { state -> String in
+        state.nextHeartbeat &+= 1
+        state.heartbeatsSent[state.nextHeartbeat] = .now
+        return heartbeatHead + String(state.nextHeartbeat)
+      }
+      // Not awaited here: a server that stopped answering must not stop the watch.
+      let sent = Task {
+        _ = try? await connection.query(
+          "SELECT pg_notify(\(InvalidationNotice.channel), \(payload))", logger: silent)
+      }
+      try await Task.sleep(for: stalenessBound / 4)
+      let silence = state.withLock { $0.lastHeard.duration(to: .now) }
+      if silence > stalenessBound * 2 {
+        sent.cancel()
+        try? await connection.close()
+        throw ListenerStalled(silence: silence)
+      }
+    }
+  }
+
+  /// Handles one notification of the session `session`: a heartbeat of this listener,
+  /// a notice, or something else (ignored).
+  private func receive(_ payload: String, session: UInt64) {
+    if payload.hasPrefix("carlos-heartbeat\t") {
+      guard payload.hasPrefix(heartbeatHead),
+        let number = UInt64(payload.dropFirst(heartbeatHead.utf8.count))
+      else { return }
+      heard(number, session: session)
+      return
+    }
+    guard let notice = InvalidationNotice(payload: payload) else {
+      WarningLimiter.shared.warn(
+        "Ignored a malformed invalidation notice", kind: "malformed invalidation notice")
+      return
+    }
+    publish(.notice(notice))
+  }
+
+  /// Heartbeat `number` came back: every notice committed before it was sent has
+  /// been handed out. The first one of a connection starts listening.
+  private func heard(_ number: UInt64, session: UInt64) {
+    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+      guard state.session == session, let sentAt = state.heartbeatsSent[number] else { return [] }
+      // Heartbeats come back in order: the older ones are lost or already back.
+      state.heartbeatsSent = state.heartbeatsSent.filter { $0.key > number }
+      state.lastHeard = sentAt
+      if state.listening {
+        freshUntil.store(TrustClock.nanoseconds(sentAt + stalenessBound), ordering: .releasing)
+        return []
+      }
+      state.listening = true
+      state.generation += 1
+      for handler in state.subscribers.values { handler(.listening) }
+      freshUntil.store(TrustClock.nanoseconds(sentAt + stalenessBound), ordering: .releasing)
+      let waiters = Array(state.waiters.values)
+      state.waiters = [:]
+      return waiters
+    }
+    for waiter in waiters { waiter.resume() }
   }
 
   /// Waits until the listener listens (returns at once when it does).
@@ -115,20 +236,10 @@ public final class PostgresInvalidationListener: Service {
     }
   }
 
-  private func started() {
-    let waiters = state.withLock { state in
-      state.listening = true
-      state.generation += 1
-      for handler in state.subscribers.values { handler(.listening) }
-      let waiters = Array(state.waiters.values)
-      state.waiters = [:]
-      return waiters
-    }
-    for waiter in waiters { waiter.resume() }
-  }
-
   private func stopped() {
     state.withLock { state in
+      state.session &+= 1
+      freshUntil.store(0, ordering: .releasing)
       guard state.listening else { return }
       state.listening = false
       for handler in state.subscribers.values { handler(.stopped) }
@@ -170,4 +281,13 @@ public final class ListenerSubscription: Sendable {
     // the subscription takes; so it ends on another thread.
     if let end = takeEnd() { DispatchQueue.global().async(execute: end) }
   }
+}
+
+/// The listener's notification sequence ended without an error.
+struct ListenerConnectionEnded: Error {}
+
+/// No heartbeat came back for `silence`: the connection was given up.
+struct ListenerStalled: Error, CustomStringConvertible {
+  var silence: Duration
+  var description: String { "no heartbeat came back for \(silence); connection closed" }
 }

@@ -17,8 +17,10 @@ import Foundation
 /// - A pass reads the stored value and, on a miss, takes the key's lease in the same
 ///   statement (a row of `carlos_cache_leases`: an owner and a deadline `lease` ahead
 ///   on the server's clock, taken atomically). The holder reads once more (the value
-///   may have just been stored), loads, stores the value (whose notice wakes the
-///   others) and gives the lease up. The others wait for that notice, or poll with a back-off from 5 ms
+///   may have just been stored), loads, stores the value unless a write stored one
+///   meanwhile (a slow load never replaces a value written after it started; the
+///   written one is returned instead), whose notice wakes the others, and gives the
+///   lease up. The others wait for that notice, or poll with a back-off from 5 ms
 ///   to 200 ms when there is no listener or a notice is lost, and read the value.
 /// - A holder that dies or overruns its deadline loses the lease to the next instance
 ///   that asks after the deadline (counted as a takeover).
@@ -51,7 +53,7 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
 
   /// This instance's id as a lease owner.
   private let owner = UUID()
-  private let passes = Locked<[Data: Promise<CacheEntry<Data>>]>([:])
+  private let passes = Locked<[Data: Promise<Found>]>([:])
   private let counters = Locked(SingleFlightStatistics())
   private let refreshes = Locked(Refreshes())
   private let wakeups = Wakeups()
@@ -107,15 +109,30 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
     try await get(key) { key in Loaded(try await loader(key)) }
   }
 
+  /// An entry a pass found, and when the pass started reading: the entry is at least
+  /// as new as every write acknowledged before then.
+  struct Found: Sendable {
+    var entry: CacheEntry<Data>
+    var readStart: ContinuousClock.Instant
+  }
+
   /// The entry stored under `key`, or the one stored for it by one load across
   /// instances; no refresh.
   func entry(
     _ key: Key, orLoad loader: @escaping @Sendable (Key) async throws -> Loaded<Data>
   ) async throws -> CacheEntry<Data> {
+    try await found(key, orLoad: loader).entry
+  }
+
+  /// ``entry(_:orLoad:)`` with when the pass that found it started reading (a get
+  /// may join a pass that started before it).
+  func found(
+    _ key: Key, orLoad loader: @escaping @Sendable (Key) async throws -> Loaded<Data>
+  ) async throws -> Found {
     let keyData = try level.encode(key)
-    let (pass, joined) = passes.withLock { passes -> (Promise<CacheEntry<Data>>, Bool) in
+    let (pass, joined) = passes.withLock { passes -> (Promise<Found>, Bool) in
       if let running = passes[keyData] { return (running, true) }
-      let promise = Promise<CacheEntry<Data>>()
+      let promise = Promise<Found>()
       passes[keyData] = promise
       return (promise, false)
     }
@@ -123,9 +140,10 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
       counters.withLock { $0.joinedLocally += 1 }
     } else {
       Task {
-        let result: FutureResult<CacheEntry<Data>>
+        let result: FutureResult<Found>
+        let readStart = ContinuousClock.now
         do {
-          result = .success(try await run(key, keyData, loader))
+          result = .success(Found(entry: try await run(key, keyData, loader), readStart: readStart))
         } catch {
           result = .error(error)
         }
@@ -134,7 +152,7 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
       }
     }
     // A future of this caller's own: cancelling it leaves the pass alone.
-    let mine = Promise<CacheEntry<Data>>()
+    let mine = Promise<Found>()
     pass.future.onCompletion { mine.complete($0) }
     return try await mine.future.value
   }
@@ -223,7 +241,8 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
     }
   }
 
-  /// Loads `key` as the holder of its lease, stores the value, gives the lease up.
+  /// Loads `key` as the holder of its lease, stores the value unless a write stored
+  /// one meanwhile (a load never replaces a write), gives the lease up.
   private func lead(
     _ key: Key, _ keyData: Data, _ loader: @Sendable (Key) async throws -> Loaded<Data>
   ) async throws -> CacheEntry<Data> {
@@ -234,7 +253,16 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
         counters.withLock { $0.followedLoads += 1 }
         return found
       }
-      let entry = try await store(key, loader(key))
+      let loaded = try await loader(key)
+      let entry: CacheEntry<Data>
+      if let stored = try await insert(key, loaded) {
+        entry = stored
+      } else if let written = try await level.peek(keyData).value {
+        // A write (a set through another instance) came first: it wins.
+        entry = written
+      } else {
+        entry = try await store(key, loaded)
+      }
       try? await level.releaseLease(keyData, owner: owner).value
       counters.withLock { $0.leaderLoads += 1 }
       return entry
@@ -243,6 +271,17 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
       counters.withLock { $0.failedLoads += 1 }
       throw error
     }
+  }
+
+  /// Stores `loaded` under `key` unless the key holds a value; its entry as stored,
+  /// or nil when the key held one.
+  private func insert(_ key: Key, _ loaded: Loaded<Data>) async throws -> CacheEntry<Data>? {
+    let expiry = loaded.expiry == .never ? level.options.defaultExpiry : loaded.expiry
+    let now = clock.now()
+    guard try await level.insertIfAbsent(loaded.value, forKey: key, expiry: expiry).value else {
+      return nil
+    }
+    return CacheEntry(value: loaded.value, storedAt: now, expiresAt: expiry.date(storedAt: now))
   }
 
   /// Stores `loaded` under `key` (a `.never` expiry: the level's default), noticed as

@@ -19,10 +19,8 @@ final class Wakeups: Sendable {
         state.sleepers[key, default: [:]][id] = continuation
         return id
       }
-      Task {
-        try? await Task.sleep(for: duration)
-        self.resume(key, id)
-      }
+      // One shared timer for every sleeper, no task of its own.
+      _ = DeadlineWatcher.shared.arm(duration) { self.resume(key, id) }
     }
   }
 

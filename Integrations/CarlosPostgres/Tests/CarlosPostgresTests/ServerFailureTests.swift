@@ -2,6 +2,7 @@ import Carlos
 import CarlosPostgres
 import Foundation
 import PostgresNIO
+import Synchronization
 import Testing
 
 /// Servers that are down at start, killed mid-run and restarted, each a throwaway
@@ -16,7 +17,7 @@ struct ServerFailureTests {
 
   func isUnavailable(_ error: (any Error)?) -> Bool {
     switch error as? PostgresCacheLevelError {
-    case .timedOut?, .queryFailed?: return true
+    case .timedOut?, .queryFailed?, .unavailable?: return true
     default: return false
     }
   }
@@ -149,6 +150,83 @@ struct ServerFailureTests {
     }
   }
 
+  @Test(
+    "once the server is known unreachable, gets and sets fail at once with unavailable, loads reach the origin once per key, and the probe finds the server again after its restart"
+  )
+  func failFastDuringAnOutage() async throws {
+    try await withCluster { cluster in
+      try await cluster.start()
+      var configuration = try await cluster.configuration()
+      configuration.options.connectTimeout = .milliseconds(200)
+      try await PostgresTestServer.withRunningClient(configuration) { client in
+        let timeout = Duration.seconds(10)
+        let level = try PostgresCacheLevel<String>(
+          client: client,
+          options: .init(namespace: PostgresTestServer.namespace(), operationTimeout: timeout))
+        let listener = PostgresInvalidationListener(
+          client: client, reconnectDelay: .milliseconds(100))
+        let listening = Task { await listener.run() }
+        defer { listening.cancel() }
+        let cache = CoherentCache(
+          upper: MemoryCacheLevel<String, Data>(capacity: 1 << 20), lower: level,
+          listener: listener)
+        try await withTimeout(.seconds(20), "the listener") { await listener.waitUntilListening() }
+        try await cache.set(Data("v".utf8), forKey: "k").value
+        #expect(level.isAvailable)
+
+        try await cluster.kill()
+        _ = await outcome(level.get("k"))  // the first failed call
+        try await eventually(within: .seconds(20), "the level to know") {
+          if level.isAvailable || listener.isListening { throw WaitTimedOut(what: "unavailable") }
+        }
+        var waited = 0
+        for index in 0..<50 {
+          let start = ContinuousClock.now
+          let get = await outcome(level.get("k\(index)"))
+          let set = await outcome(level.set(Data("w".utf8), forKey: "k\(index)"))
+          if start.duration(to: .now) >= timeout { waited += 1 }
+          #expect(get.failure as? PostgresCacheLevelError == .unavailable(operation: "get"))
+          #expect(set.failure as? PostgresCacheLevelError == .unavailable(operation: "set"))
+        }
+        #expect(waited == 0, "no get or set waited for the operation timeout")
+
+        // 10 keys, 20 gets each at once, twice: the origin sees each key once.
+        let loads = OriginLoads()
+        for _ in 0..<2 {
+          try await withThrowingTaskGroup(of: Data.self) { group in
+            for index in 0..<200 {
+              group.addTask {
+                try await cache.get("user\(index % 10)") { key in
+                  loads.count(key)
+                  try await Task.sleep(for: .milliseconds(50))
+                  return Loaded(Data(key.utf8), expiry: .after(.seconds(300)))
+                }
+              }
+            }
+            for try await value in group { #expect(!value.isEmpty) }
+          }
+        }
+        #expect(loads.perKey.count == 10)
+        #expect(loads.perKey.values.allSatisfy { $0 == 1 }, "\(loads.perKey)")
+
+        try await cluster.start()
+        let back = ContinuousClock.now
+        try await eventually(within: .seconds(60), "the probe to find the server") {
+          if !level.isAvailable { throw WaitTimedOut(what: "available") }
+        }
+        print(
+          "failFastDuringAnOutage: available again \(back.duration(to: .now)) after the restart")
+        try await eventually(within: .seconds(60), "a write") {
+          try await cache.set(Data("back".utf8), forKey: "k").value
+        }
+        try await eventually(within: .seconds(60), "the listener") {
+          if !cache.isUsingUpper { throw WaitTimedOut(what: "upper") }
+        }
+        #expect(try await cache.get("k").value == Data("back".utf8))
+      }
+    }
+  }
+
   /// Runs `body` with a cluster of its own, removed afterwards whatever happens.
   func withCluster(_ body: (ThrowawayCluster) async throws -> Void) async throws {
     let cluster = try await ThrowawayCluster()
@@ -160,4 +238,15 @@ struct ServerFailureTests {
     }
     await cluster.remove()
   }
+}
+
+/// How many times the origin was asked for each key.
+final class OriginLoads: Sendable {
+  private let counts = Mutex<[String: Int]>([:])
+
+  /// Counts one load of `key`.
+  func count(_ key: String) { counts.withLock { $0[key, default: 0] += 1 } }
+
+  /// The loads so far, per key.
+  var perKey: [String: Int] { counts.withLock { $0 } }
 }

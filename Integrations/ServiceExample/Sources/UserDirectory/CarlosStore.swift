@@ -6,14 +6,17 @@ import Foundation
 import PostgresNIO
 
 /// The Carlos pipeline: `memory >>> postgres >>> upstream`, with the memory level
-/// kept coherent across instances through PostgreSQL's `LISTEN`/`NOTIFY`.
+/// kept coherent across instances through PostgreSQL's `LISTEN`/`NOTIFY`: once a
+/// write through any instance is acknowledged, no instance serves the value it
+/// replaced more than the listener's staleness bound (1 s) later; while PostgreSQL
+/// is unreachable, users are loaded from the upstream once per id per instance and
+/// writes fail at once with ``CarlosPostgres/PostgresCacheLevelError/unavailable(operation:)``.
 public final class CarlosStore: UserStore {
   /// This instance's memory level.
   public let memory = MemoryCacheLevel<String, Data>(capacity: 100_000)
   /// The PostgreSQL level every instance shares; run it as a service.
   public let shared: PostgresCacheLevel<String>
   private let coherent: CoherentCache<MemoryCacheLevel<String, Data>>
-  private let cache: BasicCache<String, Data>
   private let upstream: BasicCache<String, Data>
   /// With `singleFlight`, the load of a user missing everywhere, once across instances.
   private let flight: PostgresSingleFlight<String>?
@@ -34,15 +37,17 @@ public final class CarlosStore: UserStore {
       options: PostgresCacheOptions(namespace: namespace, defaultExpiry: .after(lifetime)))
     coherent = CoherentCache(upper: memory, lower: shared, listener: listener)
     self.upstream = Upstream.users(at: upstream, client: client)
-    cache = coherent >>> self.upstream
     flight =
       singleFlight
       ? PostgresSingleFlight(level: shared, listener: listener, refreshAhead: refreshAhead) : nil
   }
 
-  /// The user, from memory, else PostgreSQL, else the upstream.
+  /// The user, from memory, else PostgreSQL, else the upstream (stored into
+  /// PostgreSQL only if no write stored the user meanwhile).
   public func user(_ id: String) async throws -> Data {
-    guard let flight else { return try await cache.get(id) }
+    guard let flight else {
+      return try await coherent.get(id) { [upstream] id in Loaded(try await upstream.get(id)) }
+    }
     return try await coherent.get(id, through: flight) { [upstream] id in
       try await upstream.get(id)
     }
@@ -50,7 +55,7 @@ public final class CarlosStore: UserStore {
 
   /// Replaces the user in memory and PostgreSQL; other instances drop their copy.
   public func update(_ id: String, to json: Data) async throws {
-    try await cache.set(json, forKey: id)
+    try await coherent.set(json, forKey: id).value
   }
 
   /// Empties PostgreSQL's namespace and every instance's memory.

@@ -1,10 +1,12 @@
+import CarlosPostgres
 import Foundation
 import Hummingbird
 
 /// The service under test: a JSON endpoint over a ``UserStore``.
 ///
 /// - `GET /users/{id}`: the user's JSON (502 when the upstream fails);
-/// - `PUT /users/{id}`: replaces it (204; 405 when the store takes no writes);
+/// - `PUT /users/{id}`: replaces it (204; 405 when the store takes no writes; 503 at
+///   once while PostgreSQL is known unreachable);
 /// - `POST /admin/clear`: forgets every cached user (204);
 /// - `GET /health`: 200 once the server runs.
 public enum UserService {
@@ -30,6 +32,8 @@ public enum UserService {
         try await store.update(id, to: Data(body.readableBytesView))
       } catch is NotSupported {
         throw HTTPError(.methodNotAllowed)
+      } catch PostgresCacheLevelError.unavailable {
+        throw HTTPError(.serviceUnavailable, message: "the shared cache is unreachable")
       }
       return .noContent
     }
