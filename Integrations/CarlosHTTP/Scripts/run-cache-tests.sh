@@ -9,7 +9,8 @@
 # tests alone, which cannot run from its command line). The suite's origin
 # server listens on 127.0.0.1:8000; the proxy (memory storage)
 # on a free port (debug build; CONFIGURATION=release for a release one).
-# RESULTS.json defaults to Results/cache-tests.json.
+# RESULTS.json defaults to Results/cache-tests.json. PROXY_OPTIONS adds options to the
+# proxy's command line (e.g. PROXY_OPTIONS=--store-set-cookie).
 set -eu
 suite=$(cd "$1" && pwd)
 package=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,7 +28,8 @@ proxy_binary=$(swift build -c "$configuration" --package-path "$package" --scrat
 origin=$!
 fifo=$(mktemp -u)
 mkfifo "$fifo"
-"$proxy_binary" --upstream http://127.0.0.1:8000 --port 0 >"$fifo" 2>/tmp/cache-tests-proxy.log &
+# shellcheck disable=SC2086 # PROXY_OPTIONS is a list of words
+"$proxy_binary" --upstream http://127.0.0.1:8000 --port 0 ${PROXY_OPTIONS:-} >"$fifo" 2>/tmp/cache-tests-proxy.log &
 proxy=$!
 trap 'kill $proxy $origin 2>/dev/null || true; rm -f "$fifo"' EXIT INT TERM
 read -r word port <"$fifo"

@@ -36,7 +36,7 @@ public enum CachingProxy {
   /// The memory level of a cache whose capacity is `capacity` bytes: an entry
   /// costs its key and its variants (see `HTTPCacheKey.cost` and `HTTPCacheEntry.cost`).
   public static func makeMemory(capacity: Int) -> MemoryCacheLevel<HTTPCacheKey, HTTPCacheEntry> {
-    MemoryCacheLevel(capacity: capacity, weigher: { key, entry in key.description.utf8.count + 64 + entry.cost })  // TODO key.cost
+    MemoryCacheLevel(capacity: capacity, weigher: { key, entry in key.cost + entry.cost })
   }
 
   /// The counters of a proxy whose memory level is `memory`: with the bytes it
@@ -66,13 +66,22 @@ public enum CachingProxy {
       maximumResponseSize: options.maximumObjectSize, redirects: .passOn)
     let origin = ObservedOrigin(OriginBreaker(IdempotentRetry(fetcher)), counters: counters)
     let memory = memory ?? makeMemory(capacity: options.capacity)
+    let policy = self.policy(options)
     switch options.storage {
     case .memory:
-      return memory.caching(origin, policy: .cdn)
+      return memory.caching(origin, policy: policy)
     case .disk(let path):
       let disk = DiskCacheLevel<HTTPCacheKey, HTTPCacheEntry>(
         path: path, capacity: UInt64(options.capacity))
-      return (memory >>> disk).caching(origin, policy: .cdn)
+      return (memory >>> disk).caching(origin, policy: policy)
     }
+  }
+
+  /// The caching rules for `options`: the CDN policy, storing responses with
+  /// `Set-Cookie` only when `--store-set-cookie` says so.
+  public static func policy(_ options: CachingProxyOptions) -> HTTPCachePolicy {
+    var policy = HTTPCachePolicy.cdn
+    policy.storesResponsesWithSetCookie = options.storesResponsesWithSetCookie
+    return policy
   }
 }

@@ -32,13 +32,17 @@ public struct CachingProxyOptions: Equatable, Sendable {
   public var upstreamTimeout: Duration
   /// The most connections open to the upstream at once.
   public var upstreamConnections: Int
+  /// Whether responses with `Set-Cookie` are stored (and so served, cookie
+  /// included, to other clients); off by default.
+  public var storesResponsesWithSetCookie: Bool
   /// Whether one line per request goes to standard output.
   public var accessLog: Bool
   /// The port of the plain-text counters (`GET /metrics`), if any.
   public var metricsPort: Int?
 
   /// The usage line.
-  public static let usage = "usage: carlos-caching-proxy --upstream URL --port N [options]; --help lists them"
+  public static let usage =
+    "usage: carlos-caching-proxy --upstream URL --port N [options]; --help lists them"
 
   /// What `--help` prints.
   public static var help: String {
@@ -66,6 +70,8 @@ public struct CachingProxyOptions: Equatable, Sendable {
         --upstream-connect-timeout SECONDS   time to connect to the origin (default 5)
         --upstream-timeout SECONDS   time an origin response may send nothing; then a 504 (default 30)
         --upstream-connections N     connections open to the origin at once (default 256)
+        --store-set-cookie           store responses with Set-Cookie, cookie included, as RFC 9111 allows
+                                     (off: a shared cache would hand one client's cookie to others)
         --access-log                 one line per request on standard output:
                                      time method target status bytes hit|miss|stale|pass|refused duration
         --metrics-port N             plain-text counters at GET /metrics on 127.0.0.1:N
@@ -87,11 +93,12 @@ public struct CachingProxyOptions: Equatable, Sendable {
     upstreamTimeout = .seconds(30)
     upstreamConnections = 256
     accessLog = false
+    storesResponsesWithSetCookie = false
     metricsPort = nil
     var remaining = arguments[...]
     while let name = remaining.popFirst() {
-      if name == "--access-log" {
-        accessLog = true
+      if name == "--access-log" || name == "--store-set-cookie" {
+        if name == "--access-log" { accessLog = true } else { storesResponsesWithSetCookie = true }
         continue
       }
       guard let value = remaining.popFirst() else {
@@ -140,7 +147,9 @@ public struct CachingProxyOptions: Equatable, Sendable {
   }
 
   /// A whole number in `range` (by default positive).
-  private static func number(_ name: String, _ value: String, in range: ClosedRange<Int> = 1...Int.max)
+  private static func number(
+    _ name: String, _ value: String, in range: ClosedRange<Int> = 1...Int.max
+  )
     throws -> Int
   {
     guard let number = Int(value), range.contains(number) else {

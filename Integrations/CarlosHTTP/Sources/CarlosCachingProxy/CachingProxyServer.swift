@@ -188,7 +188,8 @@ public final class CachingProxyServer: Sendable {
             $0.lowercased() == "100-continue"
           }) {
             try await channel.writeAndFlush(
-              HTTPServerResponsePart.head(HTTPResponseHead(version: head.version, status: .continue))
+              HTTPServerResponsePart.head(
+                HTTPResponseHead(version: head.version, status: .continue))
             ).get()
           }
           incoming = request
@@ -233,7 +234,9 @@ public final class CachingProxyServer: Sendable {
     {
       return Self.plain(431)
     }
-    if head.version.major == 1 && head.version.minor >= 1 && head.headers[canonicalForm: "Host"].count != 1 {
+    if head.version.major == 1 && head.version.minor >= 1
+      && head.headers[canonicalForm: "Host"].count != 1
+    {
       return Self.plain(400)
     }
     if let length = head.headers.first(name: "Content-Length").flatMap(Int.init),
@@ -347,7 +350,11 @@ public final class CachingProxyServer: Sendable {
     channel.write(HTTPServerResponsePart.head(head), promise: nil)
     var waiting: [(EventLoopFuture<Void>, Int)] = []
     while let chunk = try await handed.body.next() {
-      waiting.append((channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(chunk))), chunk.readableBytes))
+      waiting.append(
+        (
+          channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(chunk))),
+          chunk.readableBytes
+        ))
       if waiting.count >= writeWindow {
         let (written, count) = waiting.removeFirst()
         try await written.get()
@@ -382,7 +389,8 @@ public final class CachingProxyServer: Sendable {
       // Head, body and end in one flush: one system call for most responses.
       channel.write(HTTPServerResponsePart.head(head), promise: nil)
       if !body.isEmpty {
-        channel.write(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil)
+        channel.write(
+          HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil)
       }
       try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
       sent(body.count)
@@ -394,7 +402,8 @@ public final class CachingProxyServer: Sendable {
     while offset < body.endIndex {
       let end = min(offset + chunkSize, body.endIndex)
       let chunk = ByteBuffer(bytes: body[offset..<end])
-      waiting.append((channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(chunk))), end - offset))
+      waiting.append(
+        (channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(chunk))), end - offset))
       offset = end
       if waiting.count >= writeWindow {
         let (written, count) = waiting.removeFirst()
@@ -410,7 +419,6 @@ public final class CachingProxyServer: Sendable {
   static func plain(_ status: Int) -> HTTPResponse {
     HTTPResponse(status: status, headers: ["Content-Length": "0"])
   }
-
 
   // MARK: - Telling what happened
 
@@ -431,7 +439,8 @@ public final class CachingProxyServer: Sendable {
   static func logLine(
     _ head: HTTPRequestHead, status: Int, bytes: Int, outcome: String, duration: Duration
   ) -> String {
-    let milliseconds = Double(duration.components.seconds) * 1000
+    let milliseconds =
+      Double(duration.components.seconds) * 1000
       + Double(duration.components.attoseconds) / 1e15
     let target = head.uri.utf8.count > 2048 ? String(head.uri.prefix(2048)) + "…" : head.uri
     return

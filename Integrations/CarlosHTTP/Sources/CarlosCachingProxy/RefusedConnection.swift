@@ -23,7 +23,8 @@ final class RefusedConnection: ChannelInboundHandler {
   private func answer(_ context: ChannelHandlerContext) {
     guard !answered else { return }
     answered = true
-    context.writeAndFlush(NIOAny(ByteBuffer(string: Self.answer))).assumeIsolated().whenComplete { _ in
+    context.writeAndFlush(NIOAny(ByteBuffer(string: Self.answer))).assumeIsolated().whenComplete {
+      _ in
       context.close(promise: nil)
     }
   }

@@ -33,7 +33,8 @@ struct CarlosCachingProxyCommand {
     let metrics: MetricsEndpoint?
     do {
       server = try await CachingProxyServer(
-        cache: cache, upstream: options.upstream, host: options.host, port: options.port,
+        cache: cache, policy: CachingProxy.policy(options), upstream: options.upstream,
+        host: options.host, port: options.port,
         limits: options.limits, counters: counters, accessLog: accessLog)
       if let port = options.metricsPort {
         metrics = try await MetricsEndpoint(counters: counters, port: port)

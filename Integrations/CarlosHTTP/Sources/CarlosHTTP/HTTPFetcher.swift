@@ -167,7 +167,8 @@ public struct HTTPFetcher: Fetcher {
         response.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
       let head = HTTPResponse(status: status, headers: fields)
       let declared = response.headers.first(name: "Content-Length").flatMap { Int($0) }
-      let handoff = method == "HEAD" || [204, 304].contains(status) ? nil : HTTPResponseHandoff.current
+      let handoff =
+        method == "HEAD" || [204, 304].contains(status) ? nil : HTTPResponseHandoff.current
       if let handoff,
         declared.map({ $0 > maximumResponseSize }) == true
           || handoff.shouldStream(status, fields, declared)

@@ -32,7 +32,8 @@ public final class HTTPResponseHandoff: Sendable {
 
   /// Whether a response with this status and these fields (and the declared
   /// length, if any) is to be streamed even below the fetcher's limit.
-  public let shouldStream: @Sendable (_ status: Int, _ headers: HTTPHeaderFields, _ length: Int?) -> Bool
+  public let shouldStream:
+    @Sendable (_ status: Int, _ headers: HTTPHeaderFields, _ length: Int?) -> Bool
 
   private let handed = Mutex<[String: Handed]>([:])
   private let counter = Atomic<Int>(0)
@@ -40,7 +41,8 @@ public final class HTTPResponseHandoff: Sendable {
   /// A handoff that streams what `shouldStream` says, and every response above
   /// the fetcher's limit.
   public init(
-    shouldStream: @escaping @Sendable (_ status: Int, _ headers: HTTPHeaderFields, _ length: Int?) ->
+    shouldStream:
+      @escaping @Sendable (_ status: Int, _ headers: HTTPHeaderFields, _ length: Int?) ->
       Bool = { _, _, _ in false }
   ) {
     self.shouldStream = shouldStream

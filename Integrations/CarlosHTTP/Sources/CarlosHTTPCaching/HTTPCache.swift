@@ -33,14 +33,29 @@ import Foundation
 ///   response is within its (or the request's) `stale-if-error`, the stored one
 ///   is served; `only-if-cached` without a usable response gets a 504.
 ///
+/// Concurrent requests that need the origin for one key (method and URI) make
+/// one origin request, as nginx's cache lock and Varnish do: the first asks the
+/// origin and the others wait for its answer, even those whose `no-cache` or
+/// `max-age=0` would revalidate. When the answer was stored, each waiter is
+/// served it as its own request asks (a 304 to its validators, a byte range, no
+/// body for HEAD), or starts over when its `Vary` fields select another
+/// variant. When the answer may not be stored (`no-store`, `private`,
+/// `Set-Cookie`…), the waiters ask the origin each for itself and at once, and
+/// so do the requests of that key for the next two minutes unless one of their
+/// answers is stored (hit-for-pass). When the request failed, the waiters get
+/// its error (or a stored response within `stale-if-error`); when it was
+/// cancelled, one of them asks in its place. A request for a byte range, with
+/// its own validators or with `no-store` waits for a request in flight but
+/// never leads one, since its answer would serve no other. A fresh stored
+/// response is served without any of this.
+///
 /// Other methods, and requests with a body, go to the origin; a non-error
 /// answer (2xx, 3xx) to an unsafe method (anything but GET, HEAD, OPTIONS and
 /// TRACE) removes every stored variant of the target URI and of a same-origin
 /// `Location` or `Content-Location`. Hop-by-hop header fields are neither
 /// stored nor served. Every response whatever its status is a value, so put no
 /// level in front of the cache that would store failures: use ``bodies()`` for
-/// `Data` and errors. Concurrent gets of one request each ask the origin; wrap
-/// the cache in `pooled()` to share one request.
+/// `Data` and errors.
 ///
 /// ```swift
 /// let storage = MemoryCacheLevel<HTTPCacheKey, HTTPCacheEntry>() >>> DiskCacheLevel(path: path)
@@ -70,6 +85,9 @@ where
   /// compiled for the storage's own type even where the cache's code is not.
   @usableFromInline let readEntry: @Sendable (HTTPCacheKey) async throws -> HTTPCacheEntry
 
+  /// The origin requests in flight, shared by the cache's copies.
+  @usableFromInline let flights: HTTPCacheFlights
+
   /// Creates a cache of `origin`'s responses in `storage`.
   @inlinable
   public init(
@@ -81,6 +99,7 @@ where
     self.policy = policy
     self.clock = clock
     self.readEntry = { key in try await storage.get(key) }
+    self.flights = HTTPCacheFlights()
   }
 
   /// The response to `request`, from storage or the origin; cancelling the
@@ -125,18 +144,13 @@ where
       case .serve:
         return served(stored, to: request, at: now)
       case .serveAndRevalidate where revalidatingInBackground:
-        Task {
-          _ = try? await self.revalidate(stored, for: request, control: requestControl) {
-            try await self.origin.get($0)
-          }
-        }
+        Task { await self.revalidateInBackground(stored, for: request, control: requestControl) }
         return served(stored, to: request, at: now)
       case .serveAndRevalidate, .validate:
         if requestControl.contains("only-if-cached") { return Self.gatewayTimeout }
-        if stored.hasValidators {
-          return try await revalidate(stored, for: request, control: requestControl, asking: ask)
-        }
-        return try await fetch(request, control: requestControl, stale: stored, asking: ask)
+        return try await askOrigin(
+          request, key: key, control: requestControl, stored: stored,
+          revalidatingInBackground: revalidatingInBackground, asking: ask)
       }
     }
     if request.method == "HEAD",
@@ -149,7 +163,9 @@ where
       }
     }
     if requestControl.contains("only-if-cached") { return Self.gatewayTimeout }
-    return try await fetch(request, control: requestControl, stale: nil, asking: ask)
+    return try await askOrigin(
+      request, key: key, control: requestControl, stored: nil,
+      revalidatingInBackground: revalidatingInBackground, asking: ask)
   }
 
   /// Stores `value` as the response to `request`, as if it had just arrived: it
@@ -300,12 +316,123 @@ where
 
   // MARK: - Asking the origin
 
+  /// What the origin's answer to one request gives: the response for that
+  /// request, and the outcome for the requests that waited for it.
+  private struct OriginAnswer {
+    /// The response to the request that asked.
+    var response: HTTPResponse
+    /// What the waiting requests make of it.
+    var outcome: HTTPCacheFlights.Outcome
+  }
+
+  /// The response to `request` from the origin, which storage cannot answer
+  /// (`stored` is the variant it selects, if any), asked once for all the
+  /// concurrent requests of `key` (see ``HTTPCache``).
+  private func askOrigin(
+    _ request: HTTPRequestKey, key: HTTPCacheKey, control: CacheControl,
+    stored: HTTPCacheRecord?, revalidatingInBackground: Bool,
+    asking ask: (HTTPRequestKey) async throws -> HTTPResponse
+  ) async throws -> HTTPResponse {
+    let revalidates = stored?.hasValidators == true
+    let role = try await flights.join(
+      key, mayLead: mayLead(request, control: control, revalidating: revalidates),
+      at: clock.now())
+    switch role {
+    case .leader(let ticket):
+      return try await lead(ticket) {
+        try await answer(request, control: control, stored: stored, asking: ask)
+      }
+    case .waiter(.stored(let record)) where record.matches(request.headers):
+      return served(record, to: request, at: clock.now())
+    case .waiter(.stored), .waiter(.cancelled):
+      return try await respond(
+        to: request, revalidatingInBackground: revalidatingInBackground, asking: ask)
+    case .waiter(.failed(let error)):
+      if let stored, mayServeOnError(stored, requestControl: control) {
+        return served(stored, to: request, at: clock.now())
+      }
+      throw error
+    case .alone, .waiter(.uncacheable), .waiter(.notStored):
+      let answer = try await answer(request, control: control, stored: stored, asking: ask)
+      if case .stored = answer.outcome { flights.forgetPass(key) }
+      return answer.response
+    }
+  }
+
+  /// Whether the origin's answer to `request` may serve the other requests of
+  /// its key: not when it asks for a byte range, forbids storing the answer,
+  /// or, unless the cache revalidates with its own validators, carries the
+  /// client's.
+  private func mayLead(_ request: HTTPRequestKey, control: CacheControl, revalidating: Bool)
+    -> Bool
+  {
+    if control.noStore || request.headers.contains(name: "Range") { return false }
+    return revalidating
+      || !HTTPConditionalRequest.validatorFields.contains { request.headers.contains(name: $0) }
+  }
+
+  /// Runs `ask` as the leader of `ticket`'s request, and hands its outcome (or
+  /// error) to the requests waiting for it.
+  private func lead(
+    _ ticket: HTTPCacheFlights.Ticket, _ ask: () async throws -> OriginAnswer
+  ) async throws -> HTTPResponse {
+    let answer: OriginAnswer
+    do {
+      answer = try await ask()
+    } catch {
+      let cancelled = error is CancellationError || Task.isCancelled
+      flights.land(ticket, with: cancelled ? .cancelled : .failed(error), at: clock.now())
+      throw error
+    }
+    flights.land(ticket, with: answer.outcome, at: clock.now())
+    return answer.response
+  }
+
+  /// Revalidates `stored` for `request` in the background, unless a request of
+  /// its key is already in flight.
+  private func revalidateInBackground(
+    _ stored: HTTPCacheRecord, for request: HTTPRequestKey, control: CacheControl
+  ) async {
+    guard let ticket = flights.lead(request.cacheKey) else { return }
+    _ = try? await lead(ticket) {
+      try await revalidate(stored, for: request, control: control) {
+        try await self.origin.get($0)
+      }
+    }
+  }
+
+  /// The origin's answer to `request`: a revalidation of `stored` when it has
+  /// validators, or else a fetch that falls back on it under `stale-if-error`.
+  private func answer(
+    _ request: HTTPRequestKey, control: CacheControl, stored: HTTPCacheRecord?,
+    asking ask: (HTTPRequestKey) async throws -> HTTPResponse
+  ) async throws -> OriginAnswer {
+    if let stored, stored.hasValidators {
+      return try await revalidate(stored, for: request, control: control, asking: ask)
+    }
+    return try await fetch(request, control: control, stale: stored, asking: ask)
+  }
+
+  /// What the waiters of a request make of `response`, the origin's answer to
+  /// `request`, stored as `record` (`nil`: not stored): a refusal of the policy
+  /// marks the key as a pass, unless it may come from the request (a server
+  /// error, a 304 or 206, `Authorization` in a shared cache).
+  private func outcome(
+    of response: HTTPResponse, to request: HTTPRequestKey, record: HTTPCacheRecord?
+  ) -> HTTPCacheFlights.Outcome {
+    if let record { return .stored(record) }
+    let fromRequest =
+      response.status >= 500 || response.status == 304 || response.status == 206
+      || policy.isShared && request.headers.contains(name: "Authorization")
+    return fromRequest ? .notStored : .uncacheable
+  }
+
   /// Asks the origin with the request as it is, stores the answer when the
   /// policy allows, and falls back on `stale` under `stale-if-error`.
   private func fetch(
     _ request: HTTPRequestKey, control: CacheControl, stale: HTTPCacheRecord?,
     asking ask: (HTTPRequestKey) async throws -> HTTPResponse
-  ) async throws -> HTTPResponse {
+  ) async throws -> OriginAnswer {
     let requestTime = clock.now()
     let response: HTTPResponse
     do {
@@ -314,7 +441,8 @@ where
       throw CancellationError()
     } catch {
       if let stale, mayServeOnError(stale, requestControl: control) {
-        return served(stale, to: request, at: clock.now())
+        return OriginAnswer(
+          response: served(stale, to: request, at: clock.now()), outcome: .failed(error))
       }
       throw error
     }
@@ -322,22 +450,24 @@ where
     if Self.isErrorForStaleIfError(response.status), let stale,
       mayServeOnError(stale, requestControl: control)
     {
-      return served(stale, to: request, at: responseTime)
+      return OriginAnswer(
+        response: served(stale, to: request, at: responseTime), outcome: .notStored)
     }
+    var record: HTTPCacheRecord?
     if response.status != 304 {
-      try? await store(
-        policy.record(
-          for: response, to: request, requestTime: requestTime, responseTime: responseTime),
-        for: request)
+      record = policy.record(
+        for: response, to: request, requestTime: requestTime, responseTime: responseTime)
+      try? await store(record, for: request)
     }
+    let outcome = outcome(of: response, to: request, record: record)
     if request.method == "HEAD" && response.status == 200 {
       if let freshened = try? await freshenStoredGet(
         with: response, for: request, requestTime: requestTime, responseTime: responseTime)
       {
-        return freshened
+        return OriginAnswer(response: freshened, outcome: outcome)
       }
     }
-    return response
+    return OriginAnswer(response: response, outcome: outcome)
   }
 
   /// Updates the stored GET response that `request` (a HEAD) selects with the
@@ -371,7 +501,7 @@ where
   private func revalidate(
     _ stored: HTTPCacheRecord, for request: HTTPRequestKey, control: CacheControl,
     asking ask: (HTTPRequestKey) async throws -> HTTPResponse
-  ) async throws -> HTTPResponse {
+  ) async throws -> OriginAnswer {
     var fields = request.headers
     for name in HTTPConditionalRequest.validatorFields { fields.remove(name: name) }
     if let tag = stored.entityTag { fields.add(name: "If-None-Match", value: tag.headerValue) }
@@ -385,7 +515,8 @@ where
       throw CancellationError()
     } catch {
       if mayServeOnError(stored, requestControl: control) {
-        return served(stored, to: request, at: clock.now())
+        return OriginAnswer(
+          response: served(stored, to: request, at: clock.now()), outcome: .failed(error))
       }
       throw error
     }
@@ -394,23 +525,33 @@ where
       let record = policy.revalidated(
         stored, with: response, to: request, requestTime: requestTime, responseTime: responseTime)
       try? await store(record, for: request)
-      if let record { return served(record, to: request, at: responseTime) }
+      if let record {
+        return OriginAnswer(
+          response: served(record, to: request, at: responseTime), outcome: .stored(record))
+      }
       var merged = HTTPCachePolicy.merging(response, into: stored.response)
       if request.method == "HEAD" { merged.body = Data() }
-      return merged
+      return OriginAnswer(response: merged, outcome: outcome(of: merged, to: request, record: nil))
     }
     if Self.isErrorForStaleIfError(response.status),
       mayServeOnError(stored, requestControl: control)
     {
-      return served(stored, to: request, at: responseTime)
+      return OriginAnswer(
+        response: served(stored, to: request, at: responseTime), outcome: .notStored)
     }
     // A server error is passed on; the stored response stays for later revalidation.
-    if (500..<600).contains(response.status) { return response }
+    if (500..<600).contains(response.status) {
+      return OriginAnswer(response: response, outcome: .notStored)
+    }
     let record = policy.record(
       for: response, to: request, requestTime: requestTime, responseTime: responseTime)
     try? await store(record, for: request)
-    if let record { return served(record, to: request, at: responseTime) }
-    return response
+    if let record {
+      return OriginAnswer(
+        response: served(record, to: request, at: responseTime), outcome: .stored(record))
+    }
+    return OriginAnswer(
+      response: response, outcome: outcome(of: response, to: request, record: nil))
   }
 
   /// The answer to `only-if-cached` when no stored response may be used (RFC 9111, section 5.2.1.7).

@@ -1,24 +1,25 @@
 import Foundation
 
 /// The primary cache key of a stored response (RFC 9111, section 4): the
-/// request method and the normalised target URI. Request header fields are not
-/// part of it; a response that varies on them is stored as a variant of its
-/// key (see ``HTTPCacheEntry``).
+/// request method and the target URI as the origin receives it. Request header
+/// fields are not part of it; a response that varies on them is stored as a
+/// variant of its key (see ``HTTPCacheEntry``).
 ///
-/// Two URIs that name the same resource give the same key: the scheme and host
-/// are lowercased, a default port (80 for `http`, 443 for `https`) is dropped,
-/// an empty path becomes `/`, percent-encoded unreserved characters are
-/// decoded, other percent-escapes use uppercase hexadecimal digits, and the
-/// fragment is dropped. The query is kept as it is.
+/// Only what does not change the request sent upstream is normalised: the
+/// scheme and host are lowercased, a default port (80 for `http`, 443 for
+/// `https`) is dropped, an empty path becomes `/`, and the fragment is dropped.
+/// The path and query are kept byte for byte: percent-escapes are neither
+/// decoded nor recased and dot segments are not resolved, because the origin
+/// receives them as they are and may answer `/%41` and `/A` differently.
 ///
 /// ```swift
-/// let key = HTTPCacheKey(method: "GET", url: URL(string: "HTTP://Example.com:80/a?b")!)
-/// key.uri  // "http://example.com/a?b"
+/// let key = HTTPCacheKey(method: "GET", url: URL(string: "HTTP://Example.com:80/%7Ea?b")!)
+/// key.uri  // "http://example.com/%7Ea?b"
 /// ```
 public struct HTTPCacheKey: Hashable, Sendable, Codable, CustomStringConvertible {
   /// The request method, uppercased.
   public let method: String
-  /// The normalised target URI.
+  /// The target URI, normalised as the type describes.
   public let uri: String
 
   /// Creates the key of `method` on `url`.
@@ -66,7 +67,7 @@ public struct HTTPCacheKey: Hashable, Sendable, Codable, CustomStringConvertible
 
   /// Whether `text` is already in its normal form, as most request targets are:
   /// ASCII, a lowercase `http` or `https` scheme and authority without the
-  /// default port, a path, and no percent-escape or fragment.
+  /// default port or a percent-escape, a path, and no fragment.
   static func isNormal(_ text: String) -> Bool {
     var text = text
     return text.withUTF8 { bytes in
@@ -78,15 +79,16 @@ public struct HTTPCacheKey: Hashable, Sendable, Codable, CustomStringConvertible
       let secure = starts(with: "https://")
       guard secure || starts(with: "http://") else { return false }
       let authorityStart = secure ? 8 : 7
-      // Nothing to decode, nothing beyond ASCII, no fragment.
+      // Nothing beyond ASCII, no fragment.
       func isPlain(_ byte: UInt8) -> Bool {
-        byte < 0x80 && byte != UInt8(ascii: "%") && byte != UInt8(ascii: "#")
+        byte < 0x80 && byte != UInt8(ascii: "#")
       }
-      // The authority: lowercase, not empty, without the scheme's default port.
+      // The authority: lowercase, not empty, without the scheme's default port or
+      // an escape (which could hide an uppercase letter).
       var index = authorityStart
       while index < bytes.count, bytes[index] != UInt8(ascii: "/") {
         let byte = bytes[index]
-        guard isPlain(byte), byte != UInt8(ascii: "?"),
+        guard isPlain(byte), byte != UInt8(ascii: "?"), byte != UInt8(ascii: "%"),
           !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
         else { return false }
         index += 1
@@ -100,10 +102,14 @@ public struct HTTPCacheKey: Hashable, Sendable, Codable, CustomStringConvertible
       {
         return false
       }
+      // The path and query are kept as they are, escapes included.
       return bytes[index...].allSatisfy(isPlain)
     }
   }
 
+  /// `url` in its normal form, component by component: the scheme and host
+  /// lowercased, without a default port or a fragment, an empty path as `/`,
+  /// and the path and query untouched.
   static func componentwiseNormalised(_ url: URL) -> String {
     let absolute = url.absoluteURL
     guard var components = URLComponents(url: absolute, resolvingAgainstBaseURL: true) else {
@@ -118,58 +124,9 @@ public struct HTTPCacheKey: Hashable, Sendable, Codable, CustomStringConvertible
       components.port = nil
     }
     components.fragment = nil
-    var path = normalisedEscapes(components.percentEncodedPath)
-    if path.isEmpty && components.host != nil { path = "/" }
-    components.percentEncodedPath = path
-    if let query = components.percentEncodedQuery {
-      components.percentEncodedQuery = normalisedEscapes(query)
+    if components.percentEncodedPath.isEmpty && components.host != nil {
+      components.percentEncodedPath = "/"
     }
     return components.string ?? absolute.absoluteString
-  }
-
-  /// `text` with percent-escapes of unreserved characters decoded and the
-  /// other escapes' hexadecimal digits uppercased.
-  private static func normalisedEscapes(_ text: String) -> String {
-    let bytes = Array(text.utf8)
-    guard bytes.contains(UInt8(ascii: "%")) else { return text }
-    var result: [UInt8] = []
-    result.reserveCapacity(bytes.count)
-    var index = 0
-    while index < bytes.count {
-      if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-        let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
-      {
-        let byte = high << 4 | low
-        if isUnreserved(byte) {
-          result.append(byte)
-        } else {
-          result.append(UInt8(ascii: "%"))
-          result.append(contentsOf: String(format: "%02X", byte).utf8)
-        }
-        index += 3
-      } else {
-        result.append(bytes[index])
-        index += 1
-      }
-    }
-    return String(decoding: result, as: UTF8.self)
-  }
-
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case 0x30...0x39: return byte - 0x30
-    case 0x41...0x46: return byte - 0x41 + 10
-    case 0x61...0x66: return byte - 0x61 + 10
-    default: return nil
-    }
-  }
-
-  private static func isUnreserved(_ byte: UInt8) -> Bool {
-    switch byte {
-    case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "-"), UInt8(ascii: "."),
-      UInt8(ascii: "_"), UInt8(ascii: "~"):
-      return true
-    default: return false
-    }
   }
 }

@@ -32,6 +32,12 @@ public struct HTTPCachePolicy: Hashable, Sendable {
   public var targetedFields: [String]
   /// The most variants (responses that `Vary`) kept for one method and URI.
   public var maximumVariants: Int
+  /// Whether a response with a `Set-Cookie` field may be stored. By default a
+  /// shared cache does not store one, as nginx and Varnish do not: it would
+  /// serve one user's cookie (often their session) to every other user that
+  /// asks for the same URI, even when the response says `public`. A private
+  /// cache does, since it serves the cookie back to the user who received it.
+  public var storesResponsesWithSetCookie: Bool
 
   /// A shared cache with heuristic freshness, keeping revalidatable responses
   /// one day past freshness.
@@ -42,11 +48,13 @@ public struct HTTPCachePolicy: Hashable, Sendable {
   /// A shared cache that obeys `CDN-Cache-Control`: a CDN or a caching reverse proxy.
   public static let cdn = HTTPCachePolicy(isShared: true, targetedFields: ["CDN-Cache-Control"])
 
-  /// Creates a policy.
+  /// Creates a policy; ``storesResponsesWithSetCookie`` is `false` for a shared
+  /// cache and `true` for a private one unless `storesResponsesWithSetCookie` says.
   public init(
     isShared: Bool = true, staleRetention: Duration = .seconds(86_400),
     heuristicFreshness: Bool = true, maximumHeuristicLifetime: Duration = .seconds(86_400),
-    targetedFields: [String] = [], maximumVariants: Int = 16
+    targetedFields: [String] = [], maximumVariants: Int = 16,
+    storesResponsesWithSetCookie: Bool? = nil
   ) {
     self.isShared = isShared
     self.staleRetention = staleRetention
@@ -54,6 +62,7 @@ public struct HTTPCachePolicy: Hashable, Sendable {
     self.maximumHeuristicLifetime = maximumHeuristicLifetime
     self.targetedFields = targetedFields
     self.maximumVariants = max(1, maximumVariants)
+    self.storesResponsesWithSetCookie = storesResponsesWithSetCookie ?? !isShared
   }
 
   /// The statuses that may be stored without explicit freshness and given
@@ -145,7 +154,8 @@ public struct HTTPCachePolicy: Hashable, Sendable {
   /// status this cache understands), `must-understand` with a status it does
   /// not, `private` in a shared cache, a request with `Authorization` in a
   /// shared cache unless the response has `public`, `s-maxage` or
-  /// `must-revalidate`, `Vary: *`, 206 and 304, a response with neither explicit
+  /// `must-revalidate`, `Set-Cookie` unless ``storesResponsesWithSetCookie``
+  /// (by default, in a shared cache), `Vary: *`, 206 and 304, a response with neither explicit
   /// freshness, `public`, nor a heuristically cacheable status, and a response
   /// that is stale at once and has no validator. `no-cache` stores the response
   /// stale, to be revalidated on each use.
@@ -165,6 +175,9 @@ public struct HTTPCachePolicy: Hashable, Sendable {
     }
     if requestControl.noStore { return nil }
     if isShared && control.isPrivate { return nil }
+    if !storesResponsesWithSetCookie && response.headers.contains(name: "Set-Cookie") {
+      return nil
+    }
     if isShared && request.headers.contains(name: "Authorization")
       && !(control.isPublic || control.sharedMaxAge != nil || control.mustRevalidate)
     {

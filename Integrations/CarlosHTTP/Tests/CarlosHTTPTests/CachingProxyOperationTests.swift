@@ -30,7 +30,8 @@ private func withProxy(
   let cache = CachingProxy.makeCache(options, client: client, counters: counters, memory: memory)
   do {
     let proxy = try await CachingProxyServer(
-      cache: cache, upstream: options.upstream, limits: limits, counters: counters, accessLog: log)
+      cache: cache, policy: CachingProxy.policy(options), upstream: options.upstream,
+      limits: limits, counters: counters, accessLog: log)
     proxy.start()
     do {
       try await body(proxy, origin)
@@ -81,7 +82,10 @@ struct CachingProxyOperationTests {
       let requests = [
         ("HTTP/1.0", "GET /big HTTP/1.0\r\n\r\n", nil as Duration?),
         ("Connection: close", "GET /big HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", nil),
-        ("slow reader", "GET /big HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", .milliseconds(1)),
+        (
+          "slow reader", "GET /big HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+          .milliseconds(1)
+        ),
       ]
       for (name, request, pause) in requests {
         let response = try await fetch(port: port, request, chunk: 16 << 10, pause: pause)
@@ -103,7 +107,9 @@ struct CachingProxyOperationTests {
       let port = proxy.port
       let received = try await blocking {
         let client = try RawClient(port: port)
-        client.send("GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        client.send(
+          "GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
         return client.readAll()
       }
       let first = try #require(RawResponse(received))
@@ -166,7 +172,8 @@ struct CachingProxyOperationTests {
 
   @Test("A client that sends its head too slowly, or idles after a response, is closed")
   func headerAndIdleTimeouts() async throws {
-    let limits = CachingProxyLimits(headerTimeout: .milliseconds(500), idleTimeout: .milliseconds(500))
+    let limits = CachingProxyLimits(
+      headerTimeout: .milliseconds(500), idleTimeout: .milliseconds(500))
     try await withProxy(limits: limits, origin: { _ in ok() }) { proxy, _ in
       let port = proxy.port
       let slowlorisClosed = try await blocking {
@@ -190,9 +197,12 @@ struct CachingProxyOperationTests {
   func sendTimeout() async throws {
     let body = pattern(20_000_000)
     let limits = CachingProxyLimits(sendTimeout: .milliseconds(500))
-    try await withProxy(limits: limits, origin: { _ in
-      .respond(status: 200, headers: [("Cache-Control", "max-age=600")], body: body)
-    }) { proxy, _ in
+    try await withProxy(
+      limits: limits,
+      origin: { _ in
+        .respond(status: 200, headers: [("Cache-Control", "max-age=600")], body: body)
+      }
+    ) { proxy, _ in
       let port = proxy.port
       let client = try await blocking { () -> RawClientBox in
         let client = try RawClient(port: port)
@@ -271,9 +281,12 @@ struct CachingProxyOperationTests {
   @Test("A response above --max-object-size streams through whole, and is not stored")
   func largeResponseStreams() async throws {
     let total = 20 << 20
-    try await withProxy(arguments: ["--max-object-size", "1000000"], origin: { _ in
-      .stream(chunk: 64 << 10, total: total, contentLength: total)
-    }) { proxy, origin in
+    try await withProxy(
+      arguments: ["--max-object-size", "1000000"],
+      origin: { _ in
+        .stream(chunk: 64 << 10, total: total, contentLength: total)
+      }
+    ) { proxy, origin in
       let port = proxy.port
       for request in [
         "GET /large HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
@@ -289,12 +302,17 @@ struct CachingProxyOperationTests {
     }
   }
 
-  @Test("A body without a length streams chunked to HTTP/1.1 clients and until the close to HTTP/1.0 ones")
+  @Test(
+    "A body without a length streams chunked to HTTP/1.1 clients and until the close to HTTP/1.0 ones"
+  )
   func unknownLengthStreams() async throws {
     let total = 100 * 50_000
-    try await withProxy(arguments: ["--max-object-size", "1000000"], origin: { _ in
-      .stream(chunk: 50_000, total: total, contentLength: nil)
-    }) { proxy, _ in
+    try await withProxy(
+      arguments: ["--max-object-size", "1000000"],
+      origin: { _ in
+        .stream(chunk: 50_000, total: total, contentLength: nil)
+      }
+    ) { proxy, _ in
       let port = proxy.port
       let old = try await fetch(port: port, "GET /chunked HTTP/1.0\r\n\r\n", chunk: 256 << 10)
       #expect(old?.status == 200)
@@ -314,8 +332,10 @@ struct CachingProxyOperationTests {
       "--send-timeout", "4", "--max-connections", "10", "--access-log", "--metrics-port", "9",
       "--max-header-bytes", "100", "--max-header-count", "5", "--max-target-length", "50",
       "--max-request-body", "7", "--upstream-connect-timeout", "0.5", "--upstream-timeout", "6",
-      "--upstream-connections", "8",
+      "--upstream-connections", "8", "--store-set-cookie",
     ])
+    #expect(options.storesResponsesWithSetCookie)
+    #expect(CachingProxy.policy(options).storesResponsesWithSetCookie)
     #expect(options.maximumObjectSize == 1000)
     #expect(options.limits.headerTimeout == .milliseconds(1500))
     #expect(options.limits.idleTimeout == .seconds(2))
@@ -336,7 +356,7 @@ struct CachingProxyOperationTests {
       "--max-request-body", "--header-timeout", "--idle-timeout", "--body-timeout",
       "--send-timeout", "--max-connections", "--max-header-bytes", "--max-header-count",
       "--max-target-length", "--upstream-connect-timeout", "--upstream-timeout",
-      "--upstream-connections", "--access-log", "--metrics-port", "--help",
+      "--upstream-connections", "--store-set-cookie", "--access-log", "--metrics-port", "--help",
     ] {
       #expect(CachingProxyOptions.help.contains(name), "\(name)")
     }

@@ -17,7 +17,9 @@ private func readAll(_ handed: HTTPResponseHandoff.Handed) async throws -> Int {
 
 @Suite("HTTPResponseHandoff")
 struct HTTPResponseHandoffTests {
-  @Test("A response the handoff asks for comes back as its head at once; its body is read from the handoff")
+  @Test(
+    "A response the handoff asks for comes back as its head at once; its body is read from the handoff"
+  )
   func streamsWhatItIsAskedFor() async throws {
     try await withServer { _ in
       .respond(status: 200, headers: [("X-Kind", "private")], body: Data(count: 300_000))
@@ -39,7 +41,9 @@ struct HTTPResponseHandoffTests {
     }
   }
 
-  @Test("Above the limit a body is handed over (declared or found while reading); without a handoff it fails")
+  @Test(
+    "Above the limit a body is handed over (declared or found while reading); without a handoff it fails"
+  )
   func aboveTheLimit() async throws {
     try await withServer { request in
       request.uri == "/declared"

@@ -23,7 +23,8 @@ struct OriginBreakerTests {
 
   private let request = HTTPRequestKey(URL(string: "http://127.0.0.1:1/x")!)
 
-  @Test("Once a connection fails, requests fail at once; one probe per interval finds the origin again")
+  @Test(
+    "Once a connection fails, requests fail at once; one probe per interval finds the origin again")
   func failsFastAndProbes() async throws {
     let origin = Origin()
     let breaker = OriginBreaker(origin, probeInterval: .seconds(2))

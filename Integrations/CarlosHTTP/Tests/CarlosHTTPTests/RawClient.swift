@@ -103,7 +103,10 @@ struct RawResponse {
   /// Splits `bytes` at the first blank line; `nil` without one.
   init?(_ bytes: [UInt8]) {
     let separator: [UInt8] = Array("\r\n\r\n".utf8)
-    guard let end = (0...(max(0, bytes.count - 4))).first(where: { bytes[$0..<min($0 + 4, bytes.count)].elementsEqual(separator) }),
+    guard
+      let end = (0...(max(0, bytes.count - 4))).first(where: {
+        bytes[$0..<min($0 + 4, bytes.count)].elementsEqual(separator)
+      }),
       bytes.count >= 4
     else { return nil }
     let lines = String(decoding: bytes[0..<end], as: UTF8.self).components(separatedBy: "\r\n")
