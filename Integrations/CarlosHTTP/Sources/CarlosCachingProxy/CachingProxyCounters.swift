@@ -11,6 +11,8 @@ public final class CachingProxyCounters: Sendable {
     case hits
     /// Answers for which this request asked the origin.
     case misses
+    /// Answers that waited for another request's origin fetch of the same URL.
+    case collapsed
     /// Stored answers served because the origin failed (`stale-if-error`).
     case stale
     /// Requests the cache does not answer (other methods, requests with a body).

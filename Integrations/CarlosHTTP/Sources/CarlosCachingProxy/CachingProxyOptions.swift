@@ -73,7 +73,7 @@ public struct CachingProxyOptions: Equatable, Sendable {
         --store-set-cookie           store responses with Set-Cookie, cookie included, as RFC 9111 allows
                                      (off: a shared cache would hand one client's cookie to others)
         --access-log                 one line per request on standard output:
-                                     time method target status bytes hit|miss|stale|pass|refused duration
+                                     time method target status bytes hit|miss|collapsed|stale|pass|refused duration
         --metrics-port N             plain-text counters at GET /metrics on 127.0.0.1:N
         --help                       this text
       """

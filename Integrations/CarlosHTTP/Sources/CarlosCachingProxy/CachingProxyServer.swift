@@ -206,10 +206,14 @@ public final class CachingProxyServer: Sendable {
           guard let request = incoming else { continue }
           incoming = nil
           let activity = RequestActivity()
+          let report = HTTPCacheReport()
           let (response, handoff) = await RequestActivity.$current.withValue(activity) {
-            await answer(request.head, body: request.body)
+            await HTTPCacheReport.$current.withValue(report) {
+              await answer(request.head, body: request.body)
+            }
           }
-          let outcome = Self.outcome(of: request.head, response: response, activity: activity)
+          let outcome = Self.outcome(
+            of: request.head, response: response, activity: activity, report: report)
           counters.add(outcome.counter)
           let closing = !request.head.isKeepAlive || connections.isDraining
           let mustClose = try await send(
@@ -424,9 +428,11 @@ public final class CachingProxyServer: Sendable {
 
   /// How a request was answered: its access-log word and counter.
   private static func outcome(
-    of head: HTTPRequestHead, response: HTTPResponse, activity: RequestActivity
+    of head: HTTPRequestHead, response: HTTPResponse, activity: RequestActivity,
+    report: HTTPCacheReport
   ) -> (name: String, counter: CachingProxyCounters.Name) {
     if head.method != .GET && head.method != .HEAD { return ("pass", .passes) }
+    if report.wasCollapsed { return ("collapsed", .collapsed) }
     if !activity.askedOrigin { return ("hit", .hits) }
     if activity.originFailed && response.headers["Age"] != nil && response.status < 500 {
       return ("stale", .stale)
@@ -435,7 +441,7 @@ public final class CachingProxyServer: Sendable {
   }
 
   /// One access-log line: time, method, target, status, body bytes sent,
-  /// outcome (hit, miss, stale, pass, refused) and milliseconds taken.
+  /// outcome (hit, miss, collapsed, stale, pass, refused) and milliseconds taken.
   static func logLine(
     _ head: HTTPRequestHead, status: Int, bytes: Int, outcome: String, duration: Duration
   ) -> String {

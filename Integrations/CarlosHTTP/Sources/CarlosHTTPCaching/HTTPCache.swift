@@ -343,6 +343,7 @@ where
         try await answer(request, control: control, stored: stored, asking: ask)
       }
     case .waiter(.stored(let record)) where record.matches(request.headers):
+      HTTPCacheReport.current?.markCollapsed()
       return served(record, to: request, at: clock.now())
     case .waiter(.stored), .waiter(.cancelled):
       return try await respond(

@@ -260,6 +260,46 @@ struct CachingProxyOperationTests {
     }
   }
 
+  @Test(
+    "200 concurrent requests for one cold URL make one origin fetch; the access log tells who waited"
+  )
+  func collapsing() async throws {
+    let lines = Mutex<[String]>([])
+    try await withProxy(
+      log: { line in lines.withLock { $0.append(line) } },
+      origin: { _ in
+        .delayed(
+          .milliseconds(500), status: 200, headers: [("Cache-Control", "max-age=600")],
+          body: Data("cold".utf8))
+      }
+    ) { proxy, origin in
+      let url = "http://127.0.0.1:\(proxy.port)/cold"
+      var configuration = HTTPClient.Configuration()
+      configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 200
+      try await withClient(configuration) { client in
+        try await withThrowingTaskGroup(of: Int.self) { group in
+          for _ in 0..<200 {
+            group.addTask {
+              let response = try await client.execute(
+                HTTPClientRequest(url: url), timeout: .seconds(60))
+              _ = try await response.body.collect(upTo: 1 << 20)
+              return Int(response.status.code)
+            }
+          }
+          for try await status in group { #expect(status == 200) }
+        }
+      }
+      #expect(origin.requests.count == 1)
+      #expect(proxy.counters[.originFetches] == 1)
+      #expect(proxy.counters[.misses] == 1)
+      #expect(proxy.counters[.collapsed] + proxy.counters[.hits] == 199)
+      #expect(proxy.counters[.collapsed] >= 1)
+      #expect(
+        lines.withLock { $0.filter { $0.contains(" collapsed ") }.count }
+          == proxy.counters[.collapsed])
+    }
+  }
+
   @Test("A drain lets the response in flight finish, then refuses new connections")
   func drain() async throws {
     let body = pattern(2_000_000)
