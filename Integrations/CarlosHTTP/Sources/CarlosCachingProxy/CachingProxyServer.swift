@@ -352,21 +352,10 @@ public final class CachingProxyServer: Sendable {
       status: HTTPResponseStatus(statusCode: handed.head.status))
     for field in fields { head.headers.add(name: field.name, value: field.value) }
     channel.write(HTTPServerResponsePart.head(head), promise: nil)
-    var waiting: [(EventLoopFuture<Void>, Int)] = []
-    while let chunk = try await handed.body.next() {
-      waiting.append(
-        (
-          channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(chunk))),
-          chunk.readableBytes
-        ))
-      if waiting.count >= writeWindow {
-        let (written, count) = waiting.removeFirst()
-        try await written.get()
-        sent(count)
-      }
-    }
-    try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
-    sent(waiting.reduce(0) { $0 + $1.1 })
+    var body = BodyWriter(channel: channel, window: writeWindow)
+    defer { sent(body.sent) }
+    while let chunk = try await handed.body.next() { try await body.write(chunk) }
+    try await body.finish()
     return delimitedByClose
   }
 
@@ -401,22 +390,15 @@ public final class CachingProxyServer: Sendable {
       return
     }
     channel.write(HTTPServerResponsePart.head(head), promise: nil)
-    var waiting: [(EventLoopFuture<Void>, Int)] = []
+    var writer = BodyWriter(channel: channel, window: writeWindow)
+    defer { sent(writer.sent) }
     var offset = body.startIndex
     while offset < body.endIndex {
       let end = min(offset + chunkSize, body.endIndex)
-      let chunk = ByteBuffer(bytes: body[offset..<end])
-      waiting.append(
-        (channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(chunk))), end - offset))
+      try await writer.write(ByteBuffer(bytes: body[offset..<end]))
       offset = end
-      if waiting.count >= writeWindow {
-        let (written, count) = waiting.removeFirst()
-        try await written.get()
-        sent(count)
-      }
     }
-    try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
-    sent(waiting.reduce(0) { $0 + $1.1 })
+    try await writer.finish()
   }
 
   /// A response of `status` with an empty body.

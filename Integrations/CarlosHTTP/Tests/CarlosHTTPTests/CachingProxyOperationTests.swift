@@ -224,9 +224,14 @@ struct CachingProxyOperationTests {
     let limits = CachingProxyLimits(maximumConnections: 2)
     try await withProxy(limits: limits, origin: { _ in ok() }) { proxy, _ in
       let port = proxy.port
+      let counters = proxy.counters
       let statuses = try await blocking { () -> [Int?] in
         let held = try (0..<2).map { _ in try RawClient(port: port) }
-        Thread.sleep(forTimeInterval: 0.2)
+        // Connections are counted on their own event loops: the third is opened
+        // once both are counted.
+        for _ in 0..<3000 where counters.openConnections < 2 {
+          Thread.sleep(forTimeInterval: 0.01)
+        }
         let third = try RawClient(port: port)
         third.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
         let refused = RawResponse(third.readAll())?.status
@@ -305,10 +310,10 @@ struct CachingProxyOperationTests {
     let body = pattern(2_000_000)
     try await withProxy(origin: { _ in
       .delayed(.milliseconds(500), status: 200, headers: [], body: body)
-    }) { proxy, _ in
+    }) { proxy, origin in
       let port = proxy.port
       async let inFlight = fetch(port: port, "GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
-      try await Task.sleep(for: .milliseconds(200))
+      #expect(await origin.wait(upTo: .seconds(30)) { origin.requests.count == 1 })
       await proxy.drain()
       let response = try await inFlight
       #expect(response?.status == 200)
