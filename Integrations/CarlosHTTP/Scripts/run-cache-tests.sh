@@ -5,14 +5,17 @@
 #   Integrations/CarlosHTTP/Scripts/run-cache-tests.sh CACHE_TESTS_FOLDER [RESULTS.json]
 #
 # CACHE_TESTS_FOLDER is a checkout of https://github.com/http-tests/cache-tests
-# (it needs only node; its npm dependencies are used by the 4 interim-response
-# tests alone, which cannot run from its command line). The suite's origin
+# (it needs node, and its `undici` dependency for the 4 interim-response tests:
+# `npm install` in the checkout, or, offline, a copy of a nodejs/undici 7.x
+# release at CACHE_TESTS_FOLDER/node_modules/undici). The suite's origin
 # server listens on 127.0.0.1:8000; the proxy (memory storage)
 # on a free port (debug build; CONFIGURATION=release for a release one).
 # RESULTS.json defaults to Results/cache-tests.json. PROXY_OPTIONS adds options to the
 # proxy's command line (e.g. PROXY_OPTIONS=--store-set-cookie).
 set -eu
 suite=$(cd "$1" && pwd)
+[ -d "$suite/node_modules/undici" ] ||
+  echo "warning: no $suite/node_modules/undici: the 4 interim-response tests will fail" >&2
 package=$(cd "$(dirname "$0")/.." && pwd)
 results=${2:-$package/Results/cache-tests.json}
 scratch=${SCRATCH_PATH:-$package/../.build-http}

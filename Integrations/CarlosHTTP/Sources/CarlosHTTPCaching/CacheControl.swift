@@ -155,12 +155,18 @@ public struct CacheControl: Hashable, Sendable {
         continue
       }
       let name = String(decoding: bytes[nameStart..<index], as: UTF8.self).lowercasedIfNeeded
+      let nameEnd = index
       while index < bytes.count && isSpace(bytes[index]) { index += 1 }
       var argument: String?
       if index < bytes.count && bytes[index] == UInt8(ascii: "=") {
+        // `name =value` and `name= value` are not in the grammar: such a member
+        // is not a directive (RFC 9111, 4.2.1: invalid freshness information).
         index += 1
-        while index < bytes.count && isSpace(bytes[index]) { index += 1 }
-        if index < bytes.count && bytes[index] == quote {
+        guard index == nameEnd + 1, index < bytes.count, !isSpace(bytes[index]) else {
+          skipMember()
+          continue
+        }
+        if bytes[index] == quote {
           index += 1
           var content: [UInt8] = []
           var closed = false

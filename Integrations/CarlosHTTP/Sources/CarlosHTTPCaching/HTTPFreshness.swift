@@ -31,12 +31,14 @@ public enum HTTPFreshness {
 
   /// The `Age` field's value in seconds (RFC 9111, section 5.1): the first
   /// member of the first field, when it is a non-negative integer (saturated at
-  /// ``CacheControl/maximumDeltaSeconds``); `nil` when the field is absent or
-  /// invalid, and then ignored.
+  /// ``CacheControl/maximumDeltaSeconds``), parameters after a `;` ignored (as
+  /// for a structured Integer item); `nil` when the field is absent or invalid,
+  /// and then ignored.
   public static func age(of headers: HTTPHeaderFields) -> Int? {
     guard let first = headers["Age"] else { return nil }
     let member = first.split(separator: ",", omittingEmptySubsequences: false).first ?? ""
-    return deltaSeconds(String(member))
+    let value = member.split(separator: ";", omittingEmptySubsequences: false).first ?? ""
+    return deltaSeconds(String(value))
   }
 
   /// The corrected initial age of a response, in seconds: the larger of its

@@ -20,6 +20,11 @@ struct HeaderParsingTests {
     #expect(CacheControl(parsing: "max-age=abc").maxAge == 0)
     #expect(CacheControl(parsing: "max-age=99999999999999999999").maxAge == 2_147_483_648)
     #expect(CacheControl(parsing: "max-age=5, max-age=10").maxAge == 5)
+    #expect(
+      CacheControl(parsing: "max-age =3600, public").maxAge == nil,
+      "the grammar has no whitespace around `=`: the member is not a directive")
+    #expect(CacheControl(parsing: "max-age= 3600").maxAge == nil)
+    #expect(CacheControl(parsing: "max-age= 3600, public").isPublic)
   }
 
   @Test(
@@ -93,6 +98,11 @@ struct HeaderParsingTests {
     let invalid: HTTPHeaderFields = ["Expires": "0"]
     #expect(HTTPFreshness.lifetime(of: invalid, shared: true, responseTime: now) == 0)
     #expect(HTTPFreshness.lifetime(of: [:], shared: true, responseTime: now) == nil)
+    #expect(HTTPFreshness.age(of: ["Age": "7200;foo=bar"]) == 7200, "parameters are ignored")
+    #expect(HTTPFreshness.age(of: ["Age": "7200 ; foo=111"]) == 7200)
+    #expect(HTTPFreshness.age(of: ["Age": "abc"]) == nil)
+    #expect(HTTPFreshness.age(of: ["Age": "7200.0"]) == nil)
+    #expect(HTTPFreshness.age(of: ["Age": ";7200"]) == nil)
     let aged: HTTPHeaderFields = ["Age": "15", "Date": date]
     #expect(
       HTTPFreshness.initialAge(of: aged, requestTime: now, responseTime: now.addingTimeInterval(2))
