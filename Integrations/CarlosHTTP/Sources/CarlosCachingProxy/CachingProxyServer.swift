@@ -92,6 +92,8 @@ public final class CachingProxyServer: Sendable {
             counters.add(.connectionsRefused)
             try channel.pipeline.syncOperations.addHandler(RefusedConnection())
           } else {
+            try channel.pipeline.syncOperations.addHandler(
+              RequestLineLimit(maximumTargetLength: limits.maximumTargetLength))
             try channel.pipeline.syncOperations.configureHTTPServerPipeline(
               withPipeliningAssistance: true, withServerUpgrade: nil, withErrorHandling: false,
               withOutboundHeaderValidation: true, withEncoderConfiguration: .init(),

@@ -61,6 +61,7 @@ final class ConnectionGuard: ChannelDuplexHandler {
       phase = .responding
       readTimer?.cancel()
       readTimer = nil
+      context.triggerUserOutboundEvent(RequestLineLimit.NextRequest(), promise: nil)
     }
     context.fireChannelRead(data)
   }
