@@ -12,7 +12,9 @@ import Foundation
 /// (``OriginBreaker``), and is counted (``ObservedOrigin``).
 public enum CachingProxy {
   /// The HTTP client the proxy needs: it follows no redirect, decompresses
-  /// nothing, connects within `options`' connect timeout, gives up on a
+  /// nothing, connects within `options`' connect timeout (a refused connection
+  /// fails the requests waiting for one at once, rather than after that timeout:
+  /// ``IdempotentRetry`` and ``OriginBreaker`` decide what comes next), gives up on a
   /// response that sends nothing for its upstream timeout, keeps up to its
   /// number of upstream connections, and closes idle upstream connections
   /// after 2 s, before a typical origin's keep-alive timeout (Node.js: 5 s)
@@ -24,6 +26,7 @@ public enum CachingProxy {
     configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit =
       options?.upstreamConnections ?? 64
     configuration.connectionPool.idleTimeout = .seconds(2)
+    configuration.connectionPool.retryConnectionEstablishment = false
     if let options {
       configuration.timeout.connect = .init(options.upstreamConnectTimeout)
       // A streamed body has no fetcher watching it: the client's read timeout does.

@@ -121,6 +121,36 @@ struct CachingProxyOperationTests {
     }
   }
 
+  @Test(
+    "An origin that refuses connections costs a cold request no connect timeout, and its stale-if-error copy is served",
+    .timeLimit(.minutes(1)))
+  func refusedOriginFailsAtOnce() async throws {
+    // A connect timeout far above the test's time limit: a cold request that waited
+    // for it (once, or twice with the retry) would not finish in time.
+    try await withProxy(
+      arguments: ["--upstream-connect-timeout", "300"],
+      origin: { _ in
+        .respond(
+          status: 200, headers: [("Cache-Control", "max-age=1, stale-if-error=600")],
+          body: Data("kept".utf8))
+      }
+    ) { proxy, origin in
+      let port = proxy.port
+      let warm = try await fetch(
+        port: port, "GET /kept HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+      #expect(warm?.status == 200)
+      await origin.stop()
+      try await Task.sleep(for: .milliseconds(1100))
+      let cold = try await fetch(
+        port: port, "GET /cold HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+      #expect(cold?.status == 502)
+      let stale = try await fetch(
+        port: port, "GET /kept HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+      #expect(stale?.status == 200)
+      #expect(stale.map { String(decoding: $0.body, as: UTF8.self) } == "kept")
+    }
+  }
+
   @Test("Requests that break the rules are refused with the status that names why")
   func refusals() async throws {
     let limits = CachingProxyLimits(
