@@ -12,7 +12,9 @@ import Synchronization
 /// request into an `HTTPRequestKey` on the upstream URL (hop-by-hop fields and
 /// `Host` left out, the body kept), and writes back what the cache answers,
 /// without hop-by-hop fields. A failure to reach the upstream is a 502, a
-/// timeout a 504.
+/// timeout a 504. A response from the origin that the cache stores is written
+/// to its client while it arrives, not after (see `relays(_:)`); one it does
+/// not store is streamed through as it arrives when it is large.
 ///
 /// Clients are held to ``CachingProxyLimits``: a request without exactly one
 /// `Host` (HTTP/1.1) gets a 400, a target, header or body above its limit a 414,
@@ -57,7 +59,8 @@ public final class CachingProxyServer: Sendable {
   /// `accessLog`, when given, receives one line per request. A response that
   /// `policy` (the cache's) would not store, or that is larger than the origin
   /// level's limit, is streamed to its client as it arrives (see
-  /// `HTTPResponseHandoff`).
+  /// `HTTPResponseHandoff`); one it stores is written to its client as it
+  /// arrives while the cache collects it (`HTTPResponseHandoff.observed()`).
   public init(
     cache: any CacheLevel<HTTPRequestKey, HTTPResponse>, policy: HTTPCachePolicy = .cdn,
     upstream: URL,
@@ -209,9 +212,9 @@ public final class CachingProxyServer: Sendable {
           incoming = nil
           let activity = RequestActivity()
           let report = HTTPCacheReport()
-          let (response, handoff) = await RequestActivity.$current.withValue(activity) {
+          let (response, handoff, relayed) = await RequestActivity.$current.withValue(activity) {
             await HTTPCacheReport.$current.withValue(report) {
-              await answer(request.head, body: request.body)
+              await respond(to: request.head, body: request.body, on: channel)
             }
           }
           let outcome = Self.outcome(
@@ -219,8 +222,9 @@ public final class CachingProxyServer: Sendable {
           counters.add(outcome.counter)
           let closing = !request.head.isKeepAlive || connections.isDraining
           let mustClose = try await send(
-            response, streaming: handoff?.body(for: response), for: request, closing: closing,
-            on: channel, outcome: outcome.name)
+            response, streaming: relayed == nil ? handoff?.body(for: response) : nil,
+            relayed: relayed, for: request, closing: closing, on: channel,
+            outcome: outcome.name)
           connections.setBusy(id, false)
           if closing || mustClose { return }
         }
@@ -253,28 +257,120 @@ public final class CachingProxyServer: Sendable {
     return nil
   }
 
+  /// How a response relayed to its client while it arrived was written.
+  private struct Relayed {
+    /// The status written.
+    let status: Int
+    /// The body bytes handed to the socket.
+    let sent: Int
+    /// Whether the connection must close: asked for, a body delimited by the
+    /// close, or a body cut short (the origin failed midway, or the client went).
+    let mustClose: Bool
+  }
+
   /// The cache's answer to one request, or a 502/504 when the upstream fails,
   /// with the handoff where a response the cache will not store left its body
-  /// to be streamed.
-  private func answer(_ head: HTTPRequestHead, body: Data) async -> (
-    HTTPResponse, HTTPResponseHandoff?
+  /// to be streamed; and, when the origin's response was relayed to the client
+  /// while it arrived (see ``relays(_:)``), how that went: the cache's answer is
+  /// then not to be written.
+  private func respond(to head: HTTPRequestHead, body: Data, on channel: any Channel) async -> (
+    HTTPResponse, HTTPResponseHandoff?, Relayed?
   ) {
-    guard let url = upstreamURL(for: head.uri) else { return (Self.plain(400), nil) }
+    guard let url = upstreamURL(for: head.uri) else { return (Self.plain(400), nil, nil) }
     var fields = HTTPHeaderFields(head.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
       .removingHopByHop()
     for name in ["Host", "Content-Length", "Expect"] { fields.remove(name: name) }
     // NIO names M-SEARCH `MSEARCH`; the origin must see the method the client sent.
     let method = head.method == .MSEARCH ? "M-SEARCH" : head.method.rawValue
     let request = HTTPRequestKey(url, method: method, headers: fields, body: body)
+    let handoff = self.handoff(for: request)
+    guard Self.relays(request) else {
+      let (response, handoff) = await answer(request, handoff: handoff)
+      return (response, handoff, nil)
+    }
+    return await withTaskGroup(of: (HTTPResponse, HTTPResponseHandoff?).self) { group in
+      group.addTask {
+        let answer = await self.answer(request, handoff: handoff)
+        handoff.stopObserving()
+        return answer
+      }
+      var relayed: Relayed?
+      if let observed = await handoff.observed() {
+        relayed = await relay(observed, for: head, on: channel)
+      }
+      let (response, streaming) = await group.next() ?? (Self.plain(502), nil)
+      return (response, streaming, relayed)
+    }
+  }
+
+  /// Whether the cache, when it asks the origin for `request`, answers with the
+  /// origin's response as it came (a revalidation's adds `Age`), so that the
+  /// response can be written to the client while it arrives: a GET without a
+  /// body, without `Range` and without the client's own validators
+  /// (`If-None-Match`, `If-Modified-Since`, `If-Match`, `If-Unmodified-Since`,
+  /// `If-Range`), for which the cache could answer with a 206 or 304 made from
+  /// the response instead.
+  static func relays(_ request: HTTPRequestKey) -> Bool {
+    request.method == "GET" && request.body.isEmpty
+      && ![
+        "Range", "If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since",
+        "If-Range",
+      ].contains(where: request.headers.contains(name:))
+  }
+
+  /// The handoff for `request`'s fetch. It streams a response `policy` would
+  /// not store, when its body is large (above ``chunkSize``) or of unknown
+  /// length; and it lets the proxy observe one `policy` stores (when
+  /// ``relays(_:)``) under the same condition on its length, unless it is a
+  /// server error (which the cache may answer with a stored response under
+  /// `stale-if-error`). Small bodies are collected, then written in one flush.
+  private func handoff(for request: HTTPRequestKey) -> HTTPResponseHandoff {
     let policy = self.policy
-    let streaming = HTTPResponseHandoff { status, headers, length in
-      // Small bodies are collected: the cache then judges them as usual.
-      guard length.map({ $0 > Self.chunkSize }) ?? true else { return false }
+    let stores = { @Sendable (status: Int, headers: HTTPHeaderFields) -> Bool in
       let now = Date()
       return policy.record(
         for: HTTPResponse(status: status, headers: headers), to: request, requestTime: now,
-        responseTime: now) == nil
+        responseTime: now) != nil
     }
+    return HTTPResponseHandoff(
+      shouldStream: { status, headers, length in
+        guard length.map({ $0 > Self.chunkSize }) ?? true else { return false }
+        return !stores(status, headers)
+      },
+      shouldObserve: { status, headers, length in
+        guard length.map({ $0 > Self.chunkSize }) ?? true, status < 500 else { return false }
+        return stores(status, headers)
+      })
+  }
+
+  /// Writes `observed`, the origin's response being collected by the cache, to
+  /// the client as it arrives (see ``stream(_:for:closing:to:sent:)``). When the
+  /// origin fails midway (or the client goes), the connection is closed at
+  /// once, without the body's end, so the client sees the response is
+  /// incomplete; the cache's answer is awaited all the same.
+  private func relay(
+    _ observed: HTTPResponseHandoff.Handed, for head: HTTPRequestHead, on channel: any Channel
+  ) async -> Relayed {
+    let closing = !head.isKeepAlive || connections.isDraining
+    var sent = 0
+    do {
+      let delimitedByClose = try await Self.stream(
+        observed, for: head, closing: closing, to: channel
+      ) { sent += $0 }
+      return Relayed(
+        status: observed.head.status, sent: sent, mustClose: closing || delimitedByClose)
+    } catch {
+      channel.close(promise: nil)
+      return Relayed(status: observed.head.status, sent: sent, mustClose: true)
+    }
+  }
+
+  /// The cache's answer to `request`, fetched with `handoff`, or a 502/504 when
+  /// the upstream fails, with the handoff where a response the cache will not
+  /// store left its body to be streamed.
+  private func answer(_ request: HTTPRequestKey, handoff streaming: HTTPResponseHandoff) async
+    -> (HTTPResponse, HTTPResponseHandoff?)
+  {
     do {
       let response = try await HTTPResponseHandoff.$current.withValue(streaming) {
         try await cache.get(request).value
@@ -310,21 +406,24 @@ public final class CachingProxyServer: Sendable {
   // MARK: - Writing
 
   /// Writes `response` (or the head and streamed body `streaming` stands for)
-  /// to `request` and logs it; returns whether the connection must close
-  /// (a streamed body without a length, to an HTTP/1.0 client).
+  /// to `request` and logs it, or only logs what `relayed` says was written
+  /// already; returns whether the connection must close (a streamed body
+  /// without a length, to an HTTP/1.0 client, or a relayed one cut short).
   private func send(
-    _ response: HTTPResponse, streaming: HTTPResponseHandoff.Handed? = nil, for request: Incoming,
-    closing: Bool, on channel: any Channel, outcome: String = "refused"
+    _ response: HTTPResponse, streaming: HTTPResponseHandoff.Handed? = nil,
+    relayed: Relayed? = nil, for request: Incoming, closing: Bool, on channel: any Channel,
+    outcome: String = "refused"
   ) async throws -> Bool {
-    var sent = 0
+    var sent = relayed?.sent ?? 0
     defer {
       counters.add(.requests)
       counters.add(.bytesSent, sent)
       accessLog?(
         Self.logLine(
-          request.head, status: response.status, bytes: sent, outcome: outcome,
-          duration: .now - request.started))
+          request.head, status: relayed?.status ?? response.status, bytes: sent,
+          outcome: outcome, duration: .now - request.started))
     }
+    if let relayed { return relayed.mustClose }
     if let streaming {
       return try await Self.stream(streaming, for: request.head, closing: closing, to: channel) {
         sent += $0
@@ -338,8 +437,10 @@ public final class CachingProxyServer: Sendable {
   /// arrives from the upstream, with at most ``writeWindow`` chunks waiting for
   /// the socket: the upstream is read only as fast as the client reads. A body
   /// without a length goes chunked (HTTP/1.1) or until the connection closes
-  /// (HTTP/1.0; then it returns `true`: the connection must close). When the upstream fails midway, the connection is closed
-  /// without the body's end, so the client sees the response is incomplete.
+  /// (HTTP/1.0; then it returns `true`: the connection must close). The head
+  /// is sent at once, before the body's first byte arrives. When the upstream
+  /// fails midway it throws, and the connection is to be closed without the
+  /// body's end, so the client sees the response is incomplete.
   static func stream(
     _ handed: HTTPResponseHandoff.Handed, for request: HTTPRequestHead, closing: Bool,
     to channel: any Channel, sent: (Int) -> Void
@@ -353,7 +454,7 @@ public final class CachingProxyServer: Sendable {
       version: delimitedByClose ? .http1_0 : .http1_1,
       status: HTTPResponseStatus(statusCode: handed.head.status))
     for field in fields { head.headers.add(name: field.name, value: field.value) }
-    channel.write(HTTPServerResponsePart.head(head), promise: nil)
+    channel.writeAndFlush(HTTPServerResponsePart.head(head), promise: nil)
     var body = BodyWriter(channel: channel, window: writeWindow)
     defer { sent(body.sent) }
     while let chunk = try await handed.body.next() { try await body.write(chunk) }

@@ -53,6 +53,9 @@ public struct HTTPFetcher: Fetcher {
   public let maximumRedirects: Int
   /// Whether redirects are followed (a client) or passed on (a proxy).
   public let redirects: Redirects
+  /// Gives up the requests that pass their timeout or deadline; shared by the
+  /// fetcher's copies.
+  private let watcher = TransferWatcher()
 
   /// Creates a fetcher on `client`.
   ///
@@ -94,18 +97,21 @@ public struct HTTPFetcher: Fetcher {
   public func response(for key: HTTPRequestKey) async throws -> HTTPResponse {
     guard Self.isFetchable(key.url) else { throw HTTPFetcherError.unsupportedURL(key.url) }
     let activity = TransferActivity()
-    let started = ContinuousClock.now
-    return try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
-      group.addTask { try await self.transfer(key, activity: activity) }
-      group.addTask {
-        try await self.watch(activity, started: started)
-        return nil
+    // A task of its own (with the caller's task-local values), so that the
+    // watcher can cancel it.
+    let transfer = Task { try await self.transfer(key, activity: activity) }
+    let watch = watcher.watch(activity, timeout: timeout, deadline: deadline) {
+      transfer.cancel()
+    }
+    defer { watcher.forget(watch) }
+    return try await withTaskCancellationHandler {
+      do {
+        return try await transfer.value
+      } catch {
+        throw activity.expiry ?? error
       }
-      defer { group.cancelAll() }
-      while let result = try await group.next() {
-        if let result { return result }
-      }
-      throw CancellationError()
+    } onCancel: {
+      transfer.cancel()
     }
   }
 
@@ -177,17 +183,22 @@ public struct HTTPFetcher: Fetcher {
         return handoff.hand(.init(head: head, body: reader))
       }
       return try await readBody(
-        of: response, head: head, declared: declared, method: method, activity: activity)
+        of: response, head: head, declared: declared, method: method, activity: activity,
+        observer: handoff?.observe(head, length: declared))
     }
   }
 
   /// `head` with the body of `response`, read chunk by chunk and counted against
-  /// the limit; a body that passes the limit is handed over to the task's
-  /// ``HTTPResponseHandoff`` when there is one.
+  /// the limit, each chunk also appended to `observer` when there is one; a
+  /// body that passes the limit is handed over to the task's
+  /// ``HTTPResponseHandoff`` when there is one (to the observer alone when there
+  /// is one: the answer is then the head, not to be stored).
   private func readBody(
     of response: HTTPClientResponse, head: HTTPResponse, declared: Int?, method: String,
-    activity: TransferActivity
+    activity: TransferActivity, observer: HTTPResponseTee?
   ) async throws -> HTTPResponse {
+    // Whatever ends the transfer ends the observed copy (a no-op once it ended).
+    defer { observer?.fail(activity.expiry ?? CancellationError()) }
     let limit = maximumResponseSize
     if let declared, declared > limit, method != "HEAD" {
       throw HTTPFetcherError.responseTooLarge(limit: limit)
@@ -201,38 +212,30 @@ public struct HTTPFetcher: Fetcher {
           guard let handoff = HTTPResponseHandoff.current else {
             throw HTTPFetcherError.responseTooLarge(limit: limit)
           }
+          if let observer {
+            observer.continue(with: HTTPBodyReader(chunks, prefix: chunk))
+            return handoff.observedOnly(head)
+          }
           var prefix = ByteBuffer(bytes: body)
           prefix.writeImmutableBuffer(chunk)
           return handoff.hand(.init(head: head, body: HTTPBodyReader(chunks, prefix: prefix)))
         }
         chunk.withUnsafeReadableBytes { body.append(contentsOf: $0) }
+        observer?.append(chunk)
         activity.touch()
       }
     } catch let error as HTTPFetcherError {
+      observer?.fail(error)
       throw error
     } catch {
-      throw Self.mapped(error, connecting: false)
+      let mapped = Self.mapped(error, connecting: false)
+      observer?.fail(activity.expiry ?? mapped)
+      throw mapped
     }
+    observer?.finish()
     var whole = head
     whole.body = body
     return whole
-  }
-
-  /// Fails with the timeout when nothing arrived for ``timeout``, or with the
-  /// deadline when it passed; sleeps in between.
-  private func watch(_ activity: TransferActivity, started: ContinuousClock.Instant) async throws {
-    while true {
-      let now = ContinuousClock.now
-      let idle = now - activity.lastActivity
-      if idle >= timeout { throw HTTPFetcherError.timedOut(timeout) }
-      var wait = timeout - idle
-      if let deadline {
-        let left = started + deadline - now
-        if left <= .zero { throw HTTPFetcherError.deadlineExceeded(deadline) }
-        wait = min(wait, left)
-      }
-      try await Task.sleep(for: wait)
-    }
   }
 
   /// AsyncHTTPClient's own deadline: a backstop a second after ``deadline``.
