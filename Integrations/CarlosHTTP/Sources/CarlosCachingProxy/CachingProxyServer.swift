@@ -257,8 +257,24 @@ public final class CachingProxyServer: Sendable {
     return nil
   }
 
+  /// The task writing a response relayed to its client while it arrives, once
+  /// one is started.
+  private final class RelayTask: Sendable {
+    private let task = Mutex<Task<Relayed, Never>?>(nil)
+
+    func start(_ work: @escaping @Sendable () async -> Relayed) {
+      let started = Task { await work() }
+      task.withLock { $0 = started }
+    }
+
+    /// How the relay went, once it ended; `nil` when none was started.
+    func outcome() async -> Relayed? {
+      await task.withLock { $0 }?.value
+    }
+  }
+
   /// How a response relayed to its client while it arrived was written.
-  private struct Relayed {
+  private struct Relayed: Sendable {
     /// The status written.
     let status: Int
     /// The body bytes handed to the socket.
@@ -283,24 +299,15 @@ public final class CachingProxyServer: Sendable {
     // NIO names M-SEARCH `MSEARCH`; the origin must see the method the client sent.
     let method = head.method == .MSEARCH ? "M-SEARCH" : head.method.rawValue
     let request = HTTPRequestKey(url, method: method, headers: fields, body: body)
-    let handoff = self.handoff(for: request)
-    guard Self.relays(request) else {
-      let (response, handoff) = await answer(request, handoff: handoff)
-      return (response, handoff, nil)
+    // A response relayed while it arrives is written by a task of its own, started
+    // when its head arrives: a hit costs no task.
+    let relaying = RelayTask()
+    let handoff = self.handoff(for: request) { observed in
+      relaying.start { await self.relay(observed, for: head, on: channel) }
     }
-    return await withTaskGroup(of: (HTTPResponse, HTTPResponseHandoff?).self) { group in
-      group.addTask {
-        let answer = await self.answer(request, handoff: handoff)
-        handoff.stopObserving()
-        return answer
-      }
-      var relayed: Relayed?
-      if let observed = await handoff.observed() {
-        relayed = await relay(observed, for: head, on: channel)
-      }
-      let (response, streaming) = await group.next() ?? (Self.plain(502), nil)
-      return (response, streaming, relayed)
-    }
+    let (response, streaming) = await answer(request, handoff: handoff)
+    handoff.stopObserving()
+    return (response, streaming, await relaying.outcome())
   }
 
   /// Whether the cache, when it asks the origin for `request`, answers with the
@@ -324,8 +331,12 @@ public final class CachingProxyServer: Sendable {
   /// ``relays(_:)``) under the same condition on its length, unless it is a
   /// server error (which the cache may answer with a stored response under
   /// `stale-if-error`). Small bodies are collected, then written in one flush.
-  private func handoff(for request: HTTPRequestKey) -> HTTPResponseHandoff {
+  private func handoff(
+    for request: HTTPRequestKey,
+    whenObserved: @escaping @Sendable (HTTPResponseHandoff.Handed) -> Void
+  ) -> HTTPResponseHandoff {
     let policy = self.policy
+    let relays = Self.relays(request)
     let stores = { @Sendable (status: Int, headers: HTTPHeaderFields) -> Bool in
       let now = Date()
       return policy.record(
@@ -338,9 +349,11 @@ public final class CachingProxyServer: Sendable {
         return !stores(status, headers)
       },
       shouldObserve: { status, headers, length in
-        guard length.map({ $0 > Self.chunkSize }) ?? true, status < 500 else { return false }
+        guard relays, length.map({ $0 > Self.chunkSize }) ?? true, status < 500 else {
+          return false
+        }
         return stores(status, headers)
-      })
+      }, whenObserved: whenObserved)
   }
 
   /// Writes `observed`, the origin's response being collected by the cache, to

@@ -62,20 +62,25 @@ public final class HTTPResponseHandoff: Sendable {
   private let handed = Mutex<[String: Handed]>([:])
   private let counter = Atomic<Int>(0)
   private let observation = Mutex(Observation.open(nil))
+  private let whenObserved: (@Sendable (Handed) -> Void)?
 
   /// A handoff that streams what `shouldStream` says, and every response above
   /// the fetcher's limit, and lets the caller observe the first collected
-  /// response that `shouldObserve` accepts.
+  /// response that `shouldObserve` accepts: through ``observed()``, or, when
+  /// `whenObserved` is given, by calling it with that response as soon as its
+  /// head arrives (from the fetching task; ``observed()`` then returns `nil`).
   public init(
     shouldStream:
       @escaping @Sendable (_ status: Int, _ headers: HTTPHeaderFields, _ length: Int?) ->
       Bool = { _, _, _ in false },
     shouldObserve:
       @escaping @Sendable (_ status: Int, _ headers: HTTPHeaderFields, _ length: Int?) ->
-      Bool = { _, _, _ in false }
+      Bool = { _, _, _ in false },
+    whenObserved: (@Sendable (Handed) -> Void)? = nil
   ) {
     self.shouldStream = shouldStream
     self.shouldObserve = shouldObserve
+    self.whenObserved = whenObserved
   }
 
   /// The response a fetch in this handoff's task began to collect with
@@ -137,13 +142,19 @@ public final class HTTPResponseHandoff: Sendable {
     guard shouldObserve(head.status, head.headers, length) else { return nil }
     let tee = HTTPResponseTee()
     let handed = Handed(head: head, body: HTTPBodyReader(observing: tee))
+    let direct = whenObserved != nil
     let taken = observation.withLock { state -> (CheckedContinuation<Handed?, Never>?)? in
       guard case .open(let waiting) = state else { return nil }
-      state = waiting == nil ? .observed(handed) : .closed
+      state = waiting == nil && !direct ? .observed(handed) : .closed
       return .some(waiting)
     }
     guard let taken else { return nil }
-    taken?.resume(returning: handed)
+    if let whenObserved {
+      taken?.resume(returning: nil)
+      whenObserved(handed)
+    } else {
+      taken?.resume(returning: handed)
+    }
     return tee
   }
 
