@@ -495,13 +495,20 @@ public final class CachingProxyServer: Sendable {
     for field in fields { head.headers.add(name: field.name, value: field.value) }
     let body = bodiless ? Data() : response.body
     if body.count <= chunkSize {
-      // Head, body and end in one flush: one system call for most responses.
-      channel.write(HTTPServerResponsePart.head(head), promise: nil)
-      if !body.isEmpty {
-        channel.write(
-          HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil)
+      // Head, body and end in one turn of the event loop and one flush: one system
+      // call for most responses. The writes are awaited only before the connection
+      // closes, or while the client is not reading (the socket is full): a client
+      // that keeps asking without reading is answered at its own pace.
+      let buffer = body.isEmpty ? nil : ByteBuffer(bytes: body)
+      let written = channel.eventLoop.makePromise(of: Void.self)
+      channel.eventLoop.execute { [head] in
+        channel.write(HTTPServerResponsePart.head(head), promise: nil)
+        if let buffer {
+          channel.write(HTTPServerResponsePart.body(.byteBuffer(buffer)), promise: nil)
+        }
+        channel.writeAndFlush(HTTPServerResponsePart.end(nil), promise: written)
       }
-      try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
+      if closing || !channel.isWritable { try await written.futureResult.get() }
       sent(body.count)
       return
     }
