@@ -2,11 +2,12 @@ import ServiceLifecycle
 
 extension PostgresCacheLevel: Service {
   /// Runs until the service group shuts down gracefully (or the task is cancelled),
-  /// then returns once the writes in flight have completed.
+  /// then returns once the writes in flight have completed, closing the level's own
+  /// client (``init(configuration:options:)``) if it has one.
   ///
-  /// List the level after its client in a `ServiceGroup`: services shut down in
-  /// reverse order, so the client keeps its connections until every write the level
-  /// accepted has reached the server.
+  /// List the level after its client in a `ServiceGroup` (when it was given one):
+  /// services shut down in reverse order, so the client keeps its connections until
+  /// every write the level accepted has reached the server.
   ///
   /// ```swift
   /// let group = ServiceGroup(
@@ -16,5 +17,6 @@ extension PostgresCacheLevel: Service {
   public func run() async throws {
     try? await gracefulShutdown()
     await writesFinished()
+    close()
   }
 }

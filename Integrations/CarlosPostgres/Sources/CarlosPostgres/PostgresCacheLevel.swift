@@ -52,8 +52,12 @@ import Synchronization
 ///   falls through to the levels below. Once a failure shows the server unreachable
 ///   (``isAvailable`` false), operations fail at once with
 ///   ``PostgresCacheLevelError/unavailable(operation:)`` until a probe, every 250 ms,
-///   reaches it again. The level recovers when the server is back (the client
-///   reconnects; the table is created again if it was lost).
+///   reaches it again. The level recovers when the server is back (the table is
+///   created again if it was lost): within about a second, whatever the outage's
+///   length, with a client of its own (``init(configuration:options:)``), which the
+///   probe replaces by a fresh one; with a client it was given, once that client's
+///   pool reconnects, which after a long outage can take seconds more (postgres-nio
+///   waits up to a minute between attempts of a pool that kept failing).
 /// - Invalidation: with ``PostgresCacheOptions/publishesInvalidations`` (the default)
 ///   each set, remove and clear sends an ``InvalidationNotice`` in the same
 ///   transaction as its write, which ``CoherentCache``s of other processes use to
@@ -61,15 +65,24 @@ import Synchronization
 /// - Statistics: every get is a load, counted as a hit or a miss with its duration;
 ///   eviction counts rows and bytes evicted by this level.
 ///
-/// The caller owns the `PostgresClient` and must keep its `run()` going.
+/// A level made with ``init(client:options:)`` uses the caller's `PostgresClient`,
+/// whose `run()` the caller keeps going; one made with
+/// ``init(configuration:options:)`` runs (and renews) a client of its own.
 public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedCacheLevel,
   InsertingCacheLevel, CacheStatisticsSource
 {
   public typealias KeyType = Key
   public typealias OutputType = Data
 
-  /// The client whose connection pool the level uses.
-  public let client: PostgresClient
+  /// The client whose connection pool the level uses now: the one it was given, or
+  /// the latest one it made from its configuration (see
+  /// ``init(configuration:options:)``).
+  public var client: PostgresClient {
+    switch source {
+    case .given(let client): client
+    case .owned(let owned): owned.current
+    }
+  }
   /// The level's options.
   public let options: PostgresCacheOptions
   /// Identifies this level in the notices it sends, so its own are told apart.
@@ -86,6 +99,15 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
   private let enforcement = Locked<Task<Void, any Error>?>(nil)
   private let writes = Locked<PendingWrites>(PendingWrites())
   private let availability: ServerAvailability
+  private let source: Source
+
+  /// Where the level's client comes from.
+  private enum Source: Sendable {
+    /// The caller's client, which the caller runs.
+    case given(PostgresClient)
+    /// Clients the level makes, runs and renews itself.
+    case owned(RenewableClient)
+  }
 
   private struct PendingWrites {
     var count = 0
@@ -104,19 +126,54 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
     var enforcing = false
   }
 
-  /// Creates a level over `client` with `options`.
+  /// Creates a level over `client` with `options`; the caller runs the client.
+  ///
+  /// After an outage the level works again once the client's pool reconnects, which
+  /// postgres-nio delays more the longer the outage was (up to a minute between
+  /// attempts); a level made with ``init(configuration:options:)`` works again within
+  /// about a second of the server's return, whatever the outage's length.
   ///
   /// - Throws: ``PostgresCacheLevelError/invalidNamespace(_:)`` when the namespace
   ///   is empty, longer than 200 UTF-8 bytes or contains NUL.
-  public init(client: PostgresClient, options: PostgresCacheOptions) throws {
+  public convenience init(client: PostgresClient, options: PostgresCacheOptions) throws {
+    try self.init(source: .given(client), options: options)
+  }
+
+  /// Creates a level with `options` over a client of `configuration` that it runs
+  /// itself, and replaces by a fresh one when the server answers again after an
+  /// outage, so it works again within about a second of the server's return,
+  /// whatever the outage's length.
+  ///
+  /// The level closes its client when its `run()` returns (after a graceful shutdown
+  /// of its service group, once its writes in flight completed) or when it is released.
+  ///
+  /// - Throws: ``PostgresCacheLevelError/invalidNamespace(_:)`` when the namespace
+  ///   is empty, longer than 200 UTF-8 bytes or contains NUL.
+  public convenience init(
+    configuration: PostgresClient.Configuration, options: PostgresCacheOptions
+  ) throws {
+    try self.init(source: .owned(RenewableClient(configuration: configuration)), options: options)
+  }
+
+  private init(source: Source, options: PostgresCacheOptions) throws {
     let namespace = options.namespace
     guard !namespace.isEmpty, namespace.utf8.count <= 200, !namespace.utf8.contains(0) else {
       throw PostgresCacheLevelError.invalidNamespace(namespace)
     }
-    self.client = client
+    self.source = source
     self.options = options
-    availability = ServerAvailability(
-      client: client, name: namespace, probeTimeout: options.operationTimeout)
+    let timeout = options.operationTimeout
+    switch source {
+    case .given(let client):
+      availability = ServerAvailability(name: namespace, probeTimeout: timeout) {
+        await ServerAvailability.probe(client, timeout: timeout)
+      }
+    case .owned(let owned):
+      // Operations started on the replaced client end within the operation timeout.
+      availability = ServerAvailability(name: namespace, probeTimeout: timeout) {
+        await owned.renew(timeout: timeout, grace: timeout)
+      }
+    }
     let sender = instanceID
     namespaceNotice =
       InvalidationNotice(sender: sender, namespace: namespace, scope: .namespace)
@@ -131,6 +188,16 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
     case .unlogged: queries = TableQueries<UnloggedCacheTable>()
     case .logged: queries = TableQueries<LoggedCacheTable>()
     }
+  }
+
+  deinit {
+    close()
+  }
+
+  /// Closes the client the level made (see ``init(configuration:options:)``); does
+  /// nothing to a client it was given.
+  func close() {
+    if case .owned(let owned) = source { owned.close() }
   }
 
   /// The level's namespace, the name its statistics are reported under.

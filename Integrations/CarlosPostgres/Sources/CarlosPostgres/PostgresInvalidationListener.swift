@@ -37,8 +37,15 @@ public final class PostgresInvalidationListener: Service {
     case notice(InvalidationNotice)
   }
 
-  /// The client whose connection the listener holds.
-  public let client: PostgresClient
+  /// The client whose connection the listener holds (or will hold): the one it was
+  /// given, or the latest one it made from its configuration (see
+  /// ``init(configuration:reconnectDelay:stalenessBound:)``).
+  public var client: PostgresClient {
+    switch source {
+    case .given(let client): client
+    case .owned(let owned): owned.current
+    }
+  }
   /// How long the listener waits before trying again after losing its connection.
   public let reconnectDelay: Duration
   /// The longest time after a write's acknowledgment during which a subscriber may
@@ -46,6 +53,15 @@ public final class PostgresInvalidationListener: Service {
   public let stalenessBound: Duration
 
   private let state = Locked<State>(State())
+  private let source: Source
+
+  /// Where the listener's client comes from.
+  private enum Source: Sendable {
+    /// The caller's client, which the caller runs.
+    case given(PostgresClient)
+    /// A client the listener makes anew for each connection.
+    case owned(RenewableClient)
+  }
   /// Until when (nanoseconds after ``TrustClock/origin``) notices are known to be
   /// up to date; 0 when not listening.
   private let freshUntil = Atomic<Int64>(0)
@@ -69,11 +85,38 @@ public final class PostgresInvalidationListener: Service {
   /// Creates a listener over `client` (which must be running). Subscribers serve
   /// their upper levels only while the listener is no more than `stalenessBound`
   /// behind the server (1 second by default).
-  public init(
+  ///
+  /// After an outage it listens again once the client's pool reconnects, which
+  /// postgres-nio delays more the longer the outage was (up to a minute between
+  /// attempts); a listener made with
+  /// ``init(configuration:reconnectDelay:stalenessBound:)`` listens again within about
+  /// a second of the server's return, whatever the outage's length.
+  public convenience init(
     client: PostgresClient, reconnectDelay: Duration = .milliseconds(200),
     stalenessBound: Duration = .seconds(1)
   ) {
-    self.client = client
+    self.init(
+      source: .given(client), reconnectDelay: reconnectDelay, stalenessBound: stalenessBound)
+  }
+
+  /// Creates a listener over a client of `configuration` that it makes and runs
+  /// itself, a fresh one for each connection after a failure (so it connects as soon
+  /// as the server answers, without the back-off of a pool that kept failing), and
+  /// closes when ``run()`` returns. Subscribers serve their upper levels only while
+  /// the listener is no more than `stalenessBound` behind the server.
+  public convenience init(
+    configuration: PostgresClient.Configuration, reconnectDelay: Duration = .milliseconds(200),
+    stalenessBound: Duration = .seconds(1)
+  ) {
+    var configuration = configuration
+    configuration.options.maximumConnections = 1
+    self.init(
+      source: .owned(RenewableClient(configuration: configuration)),
+      reconnectDelay: reconnectDelay, stalenessBound: stalenessBound)
+  }
+
+  private init(source: Source, reconnectDelay: Duration, stalenessBound: Duration) {
+    self.source = source
     self.reconnectDelay = reconnectDelay
     self.stalenessBound = stalenessBound
   }
@@ -97,10 +140,20 @@ public final class PostgresInvalidationListener: Service {
     // Graceful shutdown cancels the loop, which ends the `LISTEN` (postgres-nio
     // sends `UNLISTEN` when the notification sequence is dropped).
     await cancelWhenGracefulShutdown { [self] in await listen() }
+    if case .owned(let owned) = source { owned.close() }
   }
 
   private func listen() async {
     while !Task.isCancelled {
+      if case .owned(let owned) = source {
+        // A fresh client once the server answers: a pool that failed to connect may
+        // wait seconds before its next attempt, and queues the request meanwhile.
+        guard await owned.renew(timeout: max(stalenessBound * 2, .seconds(1)), grace: .zero)
+        else {
+          try? await Task.sleep(for: reconnectDelay)
+          continue
+        }
+      }
       do {
         try await client.withConnection { connection in
           try await connection.listen(on: InvalidationNotice.channel) { notices in

@@ -7,8 +7,9 @@ import Synchronization
 /// server unreachable (a lost or refused connection, or a timed-out operation when no
 /// operation of the level succeeded for as long as that timeout: a server that is
 /// only slow under load keeps answering some) marks it down; while it is down,
-/// operations fail at once instead of waiting, and a probe (`SELECT 1`) asks the
-/// server again and again, at most every ``probeInterval``, until it answers.
+/// operations fail at once instead of waiting, and a probe (`SELECT 1`, through the
+/// level's client or a fresh one) asks the server again and again, at most every
+/// ``probeInterval``, until it answers.
 final class ServerAvailability: Sendable {
   /// How often a probe asks the server while it is down.
   let probeInterval: Duration
@@ -19,18 +20,19 @@ final class ServerAvailability: Sendable {
   /// When an operation last succeeded (``TrustClock`` nanoseconds).
   private let lastSuccess = Atomic<Int64>(TrustClock.nanoseconds(.now))
   private let probing = Atomic<Bool>(false)
-  private let client: PostgresClient
+  private let probe: @Sendable () async -> Bool
   private let name: String
 
-  /// The availability of the server behind `client`, for the level `name`.
+  /// The availability of a server, for the level `name`; `probe` tells whether the
+  /// server answers (within ``probeTimeout``).
   init(
-    client: PostgresClient, name: String, probeInterval: Duration = .milliseconds(250),
-    probeTimeout: Duration
+    name: String, probeInterval: Duration = .milliseconds(250), probeTimeout: Duration,
+    probe: @escaping @Sendable () async -> Bool
   ) {
-    self.client = client
     self.name = name
     self.probeInterval = probeInterval
     self.probeTimeout = probeTimeout
+    self.probe = probe
   }
 
   /// Whether the server is known to be unreachable now.
@@ -64,9 +66,7 @@ final class ServerAvailability: Sendable {
     startProbing()
   }
 
-  /// Probes until the server answers, then marks it up. A probe waits up to
-  /// ``probeTimeout`` (in the pool's queue while it reconnects, so it succeeds as soon
-  /// as the pool has a connection again).
+  /// Probes until the server answers, then marks it up.
   private func startProbing() {
     guard !probing.exchange(true, ordering: .acquiringAndReleasing) else { return }
     Task.detached { [self] in
@@ -86,10 +86,12 @@ final class ServerAvailability: Sendable {
     }
   }
 
-  /// Whether `SELECT 1` succeeds within the probe timeout.
-  private func probe() async -> Bool {
+  /// A probe through `client`: whether `SELECT 1` succeeds within `timeout` (in the
+  /// pool's queue while it reconnects, so it succeeds as soon as the pool has a
+  /// connection again).
+  static func probe(_ client: PostgresClient, timeout: Duration) async -> Bool {
     do {
-      try await withDeadline("probe", timeout: probeTimeout) { [client] in
+      try await withDeadline("probe", timeout: timeout) {
         _ = try await client.query("SELECT 1").collect()
       }
       return true

@@ -227,6 +227,52 @@ struct ServerFailureTests {
     }
   }
 
+  @Test(
+    "after a long outage, the level and the listener work again within about a second of the server's return"
+  )
+  func recoveryAfterALongOutage() async throws {
+    try await withCluster { cluster in
+      try await cluster.start()
+      var configuration = try await cluster.configuration()
+      configuration.options.connectTimeout = .milliseconds(200)
+      // Level and listener run clients of their own, closed when they are released.
+      do {
+        let level = try PostgresCacheLevel<String>(
+          configuration: configuration,
+          options: .init(
+            namespace: PostgresTestServer.namespace(), operationTimeout: .milliseconds(500)))
+        let listener = PostgresInvalidationListener(
+          configuration: configuration, reconnectDelay: .milliseconds(100))
+        let listening = Task { await listener.run() }
+        defer { listening.cancel() }
+        try await withTimeout(.seconds(20), "the listener") { await listener.waitUntilListening() }
+        try await level.set(Data("v1".utf8), forKey: "k").value
+
+        // 45 s down: a pool that kept failing to connect for that long waits about
+        // 10 s between its attempts (postgres-nio's back-off, 100 ms * 1.25^n).
+        try await cluster.kill()
+        _ = await outcome(level.get("k"))  // the first failed call
+        try await eventually(within: .seconds(10), "the level to know") {
+          if level.isAvailable || listener.isListening { throw WaitTimedOut(what: "unavailable") }
+        }
+        try await Task.sleep(for: .seconds(45))
+
+        try await cluster.start()
+        let back = ContinuousClock.now
+        try await eventually(within: .seconds(60), "a write") {
+          try await level.set(Data("v2".utf8), forKey: "k").value
+        }
+        let writable = back.duration(to: .now)
+        try await withTimeout(.seconds(60), "the listener") { await listener.waitUntilListening() }
+        let listens = back.duration(to: .now)
+        print("recoveryAfterALongOutage: writes after \(writable), listening after \(listens)")
+        #expect(writable < .seconds(2), "writes succeed \(writable) after the server is back")
+        #expect(listens < .seconds(3), "the listener listens \(listens) after the server is back")
+        #expect(try await level.get("k").value == Data("v2".utf8))
+      }
+    }
+  }
+
   /// Runs `body` with a cluster of its own, removed afterwards whatever happens.
   func withCluster(_ body: (ThrowawayCluster) async throws -> Void) async throws {
     let cluster = try await ThrowawayCluster()

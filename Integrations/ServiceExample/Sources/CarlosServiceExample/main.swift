@@ -58,8 +58,10 @@ func run() async throws {
       try await app.runService()
     case "carlos", "carlos-once":
       guard values.count == 5 else { fail("\(values[2]) needs a database URL") }
-      let postgres = PostgresClient(configuration: try DatabaseURL.configuration(values[4]))
-      let listener = PostgresInvalidationListener(client: postgres)
+      // The level and the listener run PostgreSQL clients of their own, which they
+      // replace by fresh ones once the server is back after an outage.
+      let postgres = try DatabaseURL.configuration(values[4])
+      let listener = PostgresInvalidationListener(configuration: postgres)
       let environment = ProcessInfo.processInfo.environment
       let lifetime = environment["CARLOS_SERVICE_LIFETIME_MS"].flatMap(Int.init) ?? 300_000
       let refreshAhead = environment["CARLOS_SERVICE_REFRESH_AHEAD_MS"].flatMap(Int.init)
@@ -68,9 +70,9 @@ func run() async throws {
         lifetime: .milliseconds(lifetime), singleFlight: values[2] == "carlos-once",
         refreshAhead: refreshAhead.map { .milliseconds($0) })
       var app = UserService.application(store: store, port: port, onServerRunning: announce)
-      // Stopped in reverse order: the server, the HTTP client, the listener, the level
-      // (its writes in flight finish), then the PostgreSQL client.
-      app.addServices(postgres, store.shared, listener, HTTPClientService(client))
+      // Stopped in reverse order: the server, the HTTP client, the listener, then the
+      // level (its writes in flight finish before it closes its PostgreSQL client).
+      app.addServices(store.shared, listener, HTTPClientService(client))
       try await app.runService()
     default:
       fail("mode: \(values[2]) (none, framework, carlos or carlos-once)")

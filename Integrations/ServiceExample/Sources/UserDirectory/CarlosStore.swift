@@ -14,26 +14,27 @@ import PostgresNIO
 public final class CarlosStore: UserStore {
   /// This instance's memory level.
   public let memory = MemoryCacheLevel<String, Data>(capacity: 100_000)
-  /// The PostgreSQL level every instance shares; run it as a service.
+  /// The PostgreSQL level every instance shares, over a client of its own; run it as
+  /// a service.
   public let shared: PostgresCacheLevel<String>
   private let coherent: CoherentCache<MemoryCacheLevel<String, Data>>
   private let upstream: BasicCache<String, Data>
   /// With `singleFlight`, the load of a user missing everywhere, once across instances.
   private let flight: PostgresSingleFlight<String>?
 
-  /// A store over `postgres` (namespace `namespace`) and `upstream`, fed by `listener`,
-  /// keeping users for `lifetime`.
+  /// A store over the PostgreSQL server of `postgres` (namespace `namespace`) and
+  /// `upstream`, fed by `listener`, keeping users for `lifetime`.
   /// With `singleFlight`, a user missing from every level is loaded from the upstream
   /// by one instance only (``PostgresSingleFlight``), whatever number of instances
   /// miss it at once; with `refreshAhead` too, a user about to expire is reloaded by
   /// one instance while all keep serving the old copy.
   public init(
-    postgres: PostgresClient, listener: PostgresInvalidationListener, upstream: URL,
+    postgres: PostgresClient.Configuration, listener: PostgresInvalidationListener, upstream: URL,
     client: HTTPClient, namespace: String = "users", lifetime: Duration = .seconds(300),
     singleFlight: Bool = false, refreshAhead: Duration? = nil
   ) throws {
     shared = try PostgresCacheLevel<String>(
-      client: postgres,
+      configuration: postgres,
       options: PostgresCacheOptions(namespace: namespace, defaultExpiry: .after(lifetime)))
     coherent = CoherentCache(upper: memory, lower: shared, listener: listener)
     self.upstream = Upstream.users(at: upstream, client: client)

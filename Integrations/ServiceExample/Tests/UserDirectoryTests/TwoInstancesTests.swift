@@ -27,8 +27,8 @@ struct TwoInstancesTests {
     var instances: [RunningService] = []
     var stores: [CarlosStore] = []
     for _ in 0..<count {
-      let postgres = PostgresClient(configuration: try DatabaseURL.configuration(database))
-      let listener = PostgresInvalidationListener(client: postgres)
+      let postgres = try DatabaseURL.configuration(database)
+      let listener = PostgresInvalidationListener(configuration: postgres)
       let store = try CarlosStore(
         postgres: postgres, listener: listener, upstream: upstream, client: client,
         namespace: namespace, singleFlight: singleFlight)
@@ -36,7 +36,7 @@ struct TwoInstancesTests {
       instances.append(
         try await RunningService.start { ready in
           var app = UserService.application(store: store, port: 0, onServerRunning: ready)
-          app.addServices(postgres, store.shared, listener)
+          app.addServices(store.shared, listener)
           return app
         })
       try await withThrowingTaskGroup(of: Void.self) { group in
