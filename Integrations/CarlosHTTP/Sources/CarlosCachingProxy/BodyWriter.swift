@@ -12,28 +12,36 @@ struct BodyWriter {
   let window: Int
   /// The body bytes handed to the socket so far.
   private(set) var sent = 0
-  private var waiting: [(written: EventLoopFuture<Void>, count: Int)] = []
+  /// The chunks written since the window was last emptied, and their bytes.
+  private var waitingChunks = 0
+  private var waitingBytes = 0
 
   init(channel: any Channel, window: Int) {
     self.channel = channel
     self.window = window
   }
 
-  /// Writes `chunk`, first waiting for the oldest chunk when the window is full.
+  /// Writes `chunk`; when the window is full, waits until every chunk in it is
+  /// written (one wait per window, not one per chunk: the socket's own buffer
+  /// keeps the client reading meanwhile).
   mutating func write(_ chunk: ByteBuffer) async throws {
-    waiting.append(
-      (channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(chunk))), chunk.readableBytes))
-    if waiting.count >= window {
-      let oldest = waiting.removeFirst()
-      try await oldest.written.get()
-      sent += oldest.count
+    let written: EventLoopFuture<Void> = channel.writeAndFlush(
+      HTTPServerResponsePart.body(.byteBuffer(chunk)))
+    waitingChunks += 1
+    waitingBytes += chunk.readableBytes
+    if waitingChunks >= window {
+      try await written.get()
+      sent += waitingBytes
+      waitingChunks = 0
+      waitingBytes = 0
     }
   }
 
   /// Writes the body's end and waits until it, and so every chunk, is written.
   mutating func finish() async throws {
     try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
-    sent += waiting.reduce(0) { $0 + $1.count }
-    waiting = []
+    sent += waitingBytes
+    waitingChunks = 0
+    waitingBytes = 0
   }
 }
