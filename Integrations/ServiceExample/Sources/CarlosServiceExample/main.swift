@@ -106,4 +106,18 @@ func run() async throws {
   }
 }
 
+// Two malloc arenas, not glibc's eight per core: what a PostgreSQL outage allocated
+// and freed on many threads went back to shared free lists instead of staying in
+// per-thread arenas (README, "Soak and faults": +24 % RSS with the default, flat
+// with two). The environment's MALLOC_ARENA_MAX, when set, wins.
+// (mallopt is in <malloc.h>, which Swift's Glibc module leaves out.)
+#if canImport(Glibc)
+  if ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil,
+    let mallopt = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt")
+  {
+    typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+    let arenaMaximum: Int32 = -8  // M_ARENA_MAX
+    _ = unsafeBitCast(mallopt, to: Mallopt.self)(arenaMaximum, 2)
+  }
+#endif
 try await run()
