@@ -30,7 +30,12 @@ final class ConnectionGuard: ChannelDuplexHandler {
   private let limits: CachingProxyLimits
   private let timedOut: @Sendable (Timeout) -> Void
   private var phase = Phase.awaitingHead(first: true)
-  private var readTimer: Scheduled<Void>?
+  /// The read timeout armed now, if any: what it is and when it expires.
+  private var readDeadline: (kind: Timeout, at: NIODeadline)?
+  /// The timer that checks `readDeadline`, and when it fires. Arming a later
+  /// deadline leaves it as it is (it reschedules itself when it fires early), so
+  /// a request costs no timer of its own.
+  private var readTimer: (task: Scheduled<Void>, at: NIODeadline)?
   private var sendTimer: Scheduled<Void>?
 
   /// A guard holding a connection to `limits`; `timedOut` hears of each close.
@@ -59,8 +64,7 @@ final class ConnectionGuard: ChannelDuplexHandler {
       arm(.body, after: limits.bodyTimeout, context: context)
     case .end:
       phase = .responding
-      readTimer?.cancel()
-      readTimer = nil
+      readDeadline = nil
       context.triggerUserOutboundEvent(RequestLineLimit.NextRequest(), promise: nil)
     }
     context.fireChannelRead(data)
@@ -115,12 +119,26 @@ final class ConnectionGuard: ChannelDuplexHandler {
   // MARK: - Timers
 
   private func arm(_ kind: Timeout, after delay: Duration, context: ChannelHandlerContext) {
-    readTimer?.cancel()
-    readTimer = context.eventLoop.assumeIsolated().scheduleTask(in: .init(delay)) {
-      [timedOut] in
+    let at = NIODeadline.now() + .init(delay)
+    readDeadline = (kind, at)
+    if let timer = readTimer {
+      guard at < timer.at else { return }
+      timer.task.cancel()
+    }
+    scheduleReadTimer(at: at, context: context)
+  }
+
+  private func scheduleReadTimer(at: NIODeadline, context: ChannelHandlerContext) {
+    let task = context.eventLoop.assumeIsolated().scheduleTask(deadline: at) { [self] in
+      readTimer = nil
+      guard let (kind, deadline) = readDeadline else { return }
+      guard NIODeadline.now() >= deadline else {
+        return scheduleReadTimer(at: deadline, context: context)
+      }
       timedOut(kind)
       context.close(promise: nil)
     }
+    readTimer = (task, at)
   }
 
   private func armSendTimer(context: ChannelHandlerContext) {
@@ -133,7 +151,8 @@ final class ConnectionGuard: ChannelDuplexHandler {
   }
 
   private func cancelTimers() {
-    readTimer?.cancel()
+    readDeadline = nil
+    readTimer?.task.cancel()
     readTimer = nil
     sendTimer?.cancel()
     sendTimer = nil
