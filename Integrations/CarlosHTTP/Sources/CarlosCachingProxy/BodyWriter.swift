@@ -1,19 +1,21 @@
 import NIOCore
 import NIOHTTP1
 
-/// Writes a response body to a client chunk by chunk, with at most `window`
-/// chunks waiting for the socket: a client that reads slowly holds that much,
-/// and its writer waits. ``finish()`` returns once every byte has been handed
-/// to the socket, so closing the connection then loses none.
+/// Writes a response body to a client chunk by chunk, with about `window` bytes
+/// waiting for the socket: a client that reads slowly holds that much, and its
+/// writer waits. The window is above the channel's high write watermark (64 KiB),
+/// so a writer waiting on a client that does not read has made the channel
+/// unwritable, which starts the client's send timeout (`ConnectionGuard`).
+/// ``finish()`` returns once every byte has been handed to the socket, so
+/// closing the connection then loses none.
 struct BodyWriter {
   /// The client's connection.
   let channel: any Channel
-  /// How many chunks may wait for the socket.
+  /// How many bytes may wait for the socket before the writer waits.
   let window: Int
   /// The body bytes handed to the socket so far.
   private(set) var sent = 0
-  /// The chunks written since the window was last emptied, and their bytes.
-  private var waitingChunks = 0
+  /// The bytes written since the window was last emptied.
   private var waitingBytes = 0
 
   init(channel: any Channel, window: Int) {
@@ -27,12 +29,10 @@ struct BodyWriter {
   mutating func write(_ chunk: ByteBuffer) async throws {
     let written: EventLoopFuture<Void> = channel.writeAndFlush(
       HTTPServerResponsePart.body(.byteBuffer(chunk)))
-    waitingChunks += 1
     waitingBytes += chunk.readableBytes
-    if waitingChunks >= window {
+    if waitingBytes >= window {
       try await written.get()
       sent += waitingBytes
-      waitingChunks = 0
       waitingBytes = 0
     }
   }
@@ -41,7 +41,6 @@ struct BodyWriter {
   mutating func finish() async throws {
     try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
     sent += waitingBytes
-    waitingChunks = 0
     waitingBytes = 0
   }
 }

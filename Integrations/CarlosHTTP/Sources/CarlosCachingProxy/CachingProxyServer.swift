@@ -38,11 +38,11 @@ public final class CachingProxyServer: Sendable {
   /// The largest request body the proxy accepts, in bytes; a larger one gets a 413.
   public var maximumRequestBodySize: Int { limits.maximumRequestBodySize }
 
-  /// The bytes of a response body written at once; up to ``writeWindow`` of
-  /// them wait for the socket per connection.
+  /// The bytes of a stored response body written at once.
   static let chunkSize = 64 << 10
-  /// How many chunks may wait for the socket per connection.
-  static let writeWindow = 4
+  /// How many bytes of a body may wait for the socket per connection (above
+  /// the channel's 64 KiB high write watermark: see `BodyWriter`).
+  static let writeWindow = 256 << 10
 
   private let cache: any CacheLevel<HTTPRequestKey, HTTPResponse>
   private let policy: HTTPCachePolicy
@@ -447,7 +447,7 @@ public final class CachingProxyServer: Sendable {
   }
 
   /// Writes the head of `handed` without hop-by-hop fields, then its body as it
-  /// arrives from the upstream, with at most ``writeWindow`` chunks waiting for
+  /// arrives from the upstream, with at most ``writeWindow`` bytes waiting for
   /// the socket: the upstream is read only as fast as the client reads. A body
   /// without a length goes chunked (HTTP/1.1) or until the connection closes
   /// (HTTP/1.0; then it returns `true`: the connection must close). The head
@@ -477,7 +477,7 @@ public final class CachingProxyServer: Sendable {
 
   /// Writes `response` without hop-by-hop fields, framed by `Content-Length`
   /// (a HEAD answer keeps the length the upstream gave), its body in chunks of
-  /// which at most ``writeWindow`` wait for the socket; returns once every byte
+  /// ``chunkSize``, at most ``writeWindow`` bytes waiting for the socket; returns once every byte
   /// has been handed to the socket, so closing the connection then loses none.
   static func write(
     _ response: HTTPResponse, for request: HTTPRequestHead, closing: Bool, to channel: any Channel,

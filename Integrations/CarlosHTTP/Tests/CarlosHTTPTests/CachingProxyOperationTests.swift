@@ -202,7 +202,13 @@ struct CachingProxyOperationTests {
         client.send(
           "POST /form HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n"
         )
-        let interim = client.read(within: 5)
+        // The interim response before the body is sent (waiting up to 30 s, for a
+        // busy machine).
+        var interim: [UInt8] = []
+        let deadline = Date().addingTimeInterval(30)
+        while !String(decoding: interim, as: UTF8.self).contains("\r\n\r\n"), Date() < deadline {
+          interim += client.read(within: 0.2)
+        }
         client.send("hello")
         return (interim, client.readAll())
       }
