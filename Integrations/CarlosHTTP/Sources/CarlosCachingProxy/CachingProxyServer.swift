@@ -60,7 +60,7 @@ public final class CachingProxyServer: Sendable {
   /// `policy` (the cache's) would not store, or that is larger than the origin
   /// level's limit, is streamed to its client as it arrives (see
   /// `HTTPResponseHandoff`); one it stores is written to its client as it
-  /// arrives while the cache collects it (`HTTPResponseHandoff.observed()`).
+  /// arrives while the cache collects it (`HTTPResponseHandoff`'s `whenObserved`).
   public init(
     cache: any CacheLevel<HTTPRequestKey, HTTPResponse>, policy: HTTPCachePolicy = .cdn,
     upstream: URL,

@@ -5,7 +5,7 @@ import NIOCore
 /// ``HTTPResponseHandoff``, read chunk by chunk as it arrives. A handed-over body
 /// comes from the upstream, which sends more only as chunks are taken, so
 /// memory stays bounded at any size; an observed one is a copy of the body the
-/// fetcher collects (see ``HTTPResponseHandoff/observed()``). One reader at a
+/// fetcher collects (see ``HTTPResponseHandoff/init(shouldStream:shouldObserve:whenObserved:)``). One reader at a
 /// time; releasing the reader lets the rest of the body go.
 public final class HTTPBodyReader: @unchecked Sendable {
   // Unchecked: the iterator is used by one task at a time, as documented; the

@@ -3,7 +3,7 @@ import Synchronization
 
 /// A copy of a response body that an ``HTTPFetcher`` is collecting, passed on
 /// chunk by chunk as it arrives to the one ``HTTPBodyReader`` observing it (see
-/// ``HTTPResponseHandoff/observed()``).
+/// ``HTTPResponseHandoff/init(shouldStream:shouldObserve:whenObserved:)``).
 ///
 /// The fetcher never waits for the reader, so a slow reader does not hold up the
 /// body its caller is waiting for: the chunks not read yet are held, at most
