@@ -6,14 +6,6 @@ import Foundation
 import Synchronization
 import Testing
 
-/// Runs `work` on a thread of its own: for blocking socket calls, which must
-/// not hold one of the few threads the proxy's tasks run on.
-private func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-  try await withCheckedThrowingContinuation { continuation in
-    Thread { continuation.resume(with: Result { try work() }) }.start()
-  }
-}
-
 /// Runs `body` with a proxy (in this process) in front of a test origin answering with `handler`.
 private func withProxy(
   limits: CachingProxyLimits = CachingProxyLimits(), arguments: [String] = [],
@@ -22,31 +14,12 @@ private func withProxy(
   run body: (CachingProxyServer, TestServer) async throws -> Void
 ) async throws {
   let origin = try await TestServer(handler: handler)
-  let options = try CachingProxyOptions(
-    arguments: ["--upstream", origin.url("").absoluteString, "--port", "0"] + arguments)
-  let client = CachingProxy.makeClient(options)
-  let memory = CachingProxy.makeMemory(capacity: options.capacity)
-  let counters = CachingProxy.makeCounters(memory: memory)
-  let cache = CachingProxy.makeCache(options, client: client, counters: counters, memory: memory)
-  do {
-    let proxy = try await CachingProxyServer(
-      cache: cache, policy: CachingProxy.policy(options), upstream: options.upstream,
-      limits: limits, counters: counters, accessLog: log)
-    proxy.start()
-    do {
-      try await body(proxy, origin)
-    } catch {
-      await proxy.stop()
-      throw error
-    }
-    await proxy.stop()
-  } catch {
-    try? await client.shutdown()
-    await origin.stop()
-    throw error
+  try await withProxy(
+    upstream: origin.url(""), limits: limits, arguments: arguments, log: log,
+    stopOrigin: { await origin.stop() }
+  ) { proxy in
+    try await body(proxy, origin)
   }
-  try await client.shutdown()
-  await origin.stop()
 }
 
 /// A body of `count` bytes that are not all the same.
@@ -58,7 +31,7 @@ private func pattern(_ count: Int) -> Data {
 private func fetch(
   port: Int, _ request: String, chunk: Int = 64 << 10, pause: Duration? = nil
 ) async throws -> RawResponse? {
-  try await blocking {
+  try await onThread {
     let client = try RawClient(port: port)
     client.send(request)
     return RawResponse(client.readAll(chunk: chunk, pause: pause))
@@ -105,7 +78,7 @@ struct CachingProxyOperationTests {
       .respond(status: 200, headers: [("Cache-Control", "max-age=600")], body: body)
     }) { proxy, _ in
       let port = proxy.port
-      let received = try await blocking {
+      let received = try await onThread {
         let client = try RawClient(port: port)
         client.send(
           "GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
@@ -169,7 +142,7 @@ struct CachingProxyOperationTests {
       let hugeTarget = "/\(String(repeating: "a", count: 100_000))"
       let hugeLine = try await fetch(port: port, "GET \(hugeTarget) HTTP/1.1\r\nHost: x\r\n\r\n")
       #expect(hugeLine?.status == 414)
-      let (first, second) = try await blocking {
+      let (first, second) = try await onThread {
         let client = try RawClient(port: port)
         client.send("GET /first HTTP/1.1\r\nHost: x\r\n\r\n")
         let first = RawResponse(client.read(within: 5))
@@ -197,7 +170,7 @@ struct CachingProxyOperationTests {
   func continueAnswered() async throws {
     try await withProxy(origin: { _ in ok("posted") }) { proxy, _ in
       let port = proxy.port
-      let (interim, final) = try await blocking { () -> ([UInt8], [UInt8]) in
+      let (interim, final) = try await onThread { () -> ([UInt8], [UInt8]) in
         let client = try RawClient(port: port)
         client.send(
           "POST /form HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n"
@@ -224,13 +197,13 @@ struct CachingProxyOperationTests {
       headerTimeout: .milliseconds(500), idleTimeout: .milliseconds(500))
     try await withProxy(limits: limits, origin: { _ in ok() }) { proxy, _ in
       let port = proxy.port
-      let slowlorisClosed = try await blocking {
+      let slowlorisClosed = try await onThread {
         let client = try RawClient(port: port)
         client.send("GET / HTTP/1.1\r\nHost: x\r\n")
         return client.isClosed(within: 20)
       }
       #expect(slowlorisClosed)
-      let idleClosed = try await blocking { () -> Bool in
+      let idleClosed = try await onThread { () -> Bool in
         let client = try RawClient(port: port)
         client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
         // The response arrives, then nothing: the connection must close.
@@ -252,7 +225,7 @@ struct CachingProxyOperationTests {
       }
     ) { proxy, _ in
       let port = proxy.port
-      let client = try await blocking { () -> RawClientBox in
+      let client = try await onThread { () -> RawClientBox in
         let client = try RawClient(port: port)
         client.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
         return RawClientBox(client)
@@ -273,7 +246,7 @@ struct CachingProxyOperationTests {
     try await withProxy(limits: limits, origin: { _ in ok() }) { proxy, _ in
       let port = proxy.port
       let counters = proxy.counters
-      let statuses = try await blocking { () -> [Int?] in
+      let statuses = try await onThread { () -> [Int?] in
         let held = try (0..<2).map { _ in try RawClient(port: port) }
         // Connections are counted on their own event loops: the third is opened
         // once both are counted.

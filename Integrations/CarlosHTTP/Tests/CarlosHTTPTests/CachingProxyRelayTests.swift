@@ -10,43 +10,14 @@ import Testing
   import Glibc
 #endif
 
-/// Runs `work` on a thread of its own: for blocking socket calls.
-private func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-  try await withCheckedThrowingContinuation { continuation in
-    Thread { continuation.resume(with: Result { try work() }) }.start()
-  }
-}
-
 /// Runs `body` with a proxy (in this process) in front of `origin`.
 private func withProxy(
   before origin: GatedOrigin, arguments: [String] = [], log: (@Sendable (String) -> Void)? = nil,
   run body: (CachingProxyServer) async throws -> Void
 ) async throws {
-  let options = try CachingProxyOptions(
-    arguments: ["--upstream", origin.url.absoluteString, "--port", "0"] + arguments)
-  let client = CachingProxy.makeClient(options)
-  let memory = CachingProxy.makeMemory(capacity: options.capacity)
-  let counters = CachingProxy.makeCounters(memory: memory)
-  let cache = CachingProxy.makeCache(options, client: client, counters: counters, memory: memory)
-  do {
-    let proxy = try await CachingProxyServer(
-      cache: cache, policy: CachingProxy.policy(options), upstream: options.upstream,
-      counters: counters, accessLog: log)
-    proxy.start()
-    do {
-      try await body(proxy)
-    } catch {
-      await proxy.stop()
-      throw error
-    }
-    await proxy.stop()
-  } catch {
-    try? await client.shutdown()
-    await origin.stop()
-    throw error
-  }
-  try await client.shutdown()
-  await origin.stop()
+  try await withProxy(
+    upstream: origin.url, arguments: arguments, log: log, stopOrigin: { await origin.stop() },
+    run: body)
 }
 
 /// A body of `count` bytes that are not all the same (nor the same in every
