@@ -98,7 +98,7 @@ public final class CachingProxyServer: Sendable {
             try channel.pipeline.syncOperations.addHandler(
               RequestLineLimit(maximumTargetLength: limits.maximumTargetLength))
             try channel.pipeline.syncOperations.configureHTTPServerPipeline(
-              withPipeliningAssistance: true, withServerUpgrade: nil, withErrorHandling: false,
+              withPipeliningAssistance: false, withServerUpgrade: nil, withErrorHandling: false,
               withOutboundHeaderValidation: true, withEncoderConfiguration: .init(),
               withDecoderLimitConfiguration: decoderLimits)
             try channel.pipeline.syncOperations.addHandler(

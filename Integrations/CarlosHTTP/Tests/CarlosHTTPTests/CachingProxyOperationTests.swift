@@ -94,6 +94,36 @@ struct CachingProxyOperationTests {
     }
   }
 
+  @Test("Pipelined requests, hits, misses and passes mixed, are answered in the order sent")
+  func pipelining() async throws {
+    try await withProxy(origin: { request in
+      .delayed(
+        .milliseconds(request.uri.hasSuffix("slow") ? 200 : 0), status: 200,
+        headers: [("Cache-Control", request.uri.hasPrefix("/pass") ? "no-store" : "max-age=600")],
+        body: Data(request.uri.utf8))
+    }) { proxy, _ in
+      let port = proxy.port
+      _ = try await fetch(port: port, "GET /hit/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+      let paths = ["/hit/1", "/miss/slow", "/hit/1", "/pass/2", "/miss/3", "/pass/slow", "/hit/1"]
+      let received = try await onThread {
+        let client = try RawClient(port: port)
+        client.send(
+          paths.map { "GET \($0) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined()
+            + "GET /last HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        return client.readAll()
+      }
+      var rest = received
+      var bodies: [String] = []
+      while let response = RawResponse(rest), let length = response.header("Content-Length") {
+        let count = try #require(Int(length))
+        bodies.append(String(decoding: response.body.prefix(count), as: UTF8.self))
+        rest = Array(response.body.dropFirst(count))
+      }
+      #expect(bodies == paths + ["/last"])
+      #expect(rest.isEmpty)
+    }
+  }
+
   @Test(
     "An origin that refuses connections costs a cold request no connect timeout, and its stale-if-error copy is served",
     .timeLimit(.minutes(1)))
