@@ -44,7 +44,8 @@ public final class CachingProxyServer: Sendable {
   /// the channel's 64 KiB high write watermark: see `BodyWriter`).
   static let writeWindow = 256 << 10
 
-  private let cache: any CacheLevel<HTTPRequestKey, HTTPResponse>
+  /// The cache's answer to a request, awaited in the request's task.
+  private let ask: @Sendable (HTTPRequestKey) async throws -> HTTPResponse
   private let policy: HTTPCachePolicy
   private let upstream: URL
   private let failures = RateLimitedLog(prefix: "carlos-caching-proxy")
@@ -68,7 +69,11 @@ public final class CachingProxyServer: Sendable {
     counters: CachingProxyCounters = CachingProxyCounters(),
     accessLog: (@Sendable (String) -> Void)? = nil
   ) async throws {
-    self.cache = cache
+    if let responder = cache as? any HTTPResponder {
+      ask = { try await responder.response(for: $0) }
+    } else {
+      ask = { try await cache.get($0).value }
+    }
     self.policy = policy
     self.upstream = upstream
     self.limits = limits
@@ -386,7 +391,7 @@ public final class CachingProxyServer: Sendable {
   {
     do {
       let response = try await HTTPResponseHandoff.$current.withValue(streaming) {
-        try await cache.get(request).value
+        try await ask(request)
       }
       return (response, streaming)
     } catch HTTPFetcherError.timedOut, HTTPFetcherError.deadlineExceeded {
