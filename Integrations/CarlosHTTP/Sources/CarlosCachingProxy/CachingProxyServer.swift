@@ -47,7 +47,8 @@ public final class CachingProxyServer: Sendable {
   /// The cache's answer to a request, awaited in the request's task.
   private let ask: @Sendable (HTTPRequestKey) async throws -> HTTPResponse
   private let policy: HTTPCachePolicy
-  private let upstream: URL
+  /// The upstream URL's text without a final `/`, which request targets follow.
+  private let upstreamBase: String
   private let failures = RateLimitedLog(prefix: "carlos-caching-proxy")
   private let accessLog: (@Sendable (String) -> Void)?
   private let channel:
@@ -75,7 +76,9 @@ public final class CachingProxyServer: Sendable {
       ask = { try await cache.get($0).value }
     }
     self.policy = policy
-    self.upstream = upstream
+    var base = upstream.absoluteString
+    while base.hasSuffix("/") { base.removeLast() }
+    upstreamBase = base
     self.limits = limits
     self.counters = counters
     self.accessLog = accessLog
@@ -194,9 +197,11 @@ public final class CachingProxyServer: Sendable {
             _ = try await send(refusal, for: request, closing: true, on: channel)
             return
           }
-          if head.headers[canonicalForm: "Expect"].contains(where: {
-            $0.lowercased() == "100-continue"
-          }) {
+          if head.headers.contains(name: "Expect"),
+            head.headers[canonicalForm: "Expect"].contains(where: {
+              $0.lowercased() == "100-continue"
+            })
+          {
             try await channel.writeAndFlush(
               HTTPServerResponsePart.head(
                 HTTPResponseHead(version: head.version, status: .continue))
@@ -249,10 +254,10 @@ public final class CachingProxyServer: Sendable {
     {
       return Self.plain(431)
     }
-    if head.version.major == 1 && head.version.minor >= 1
-      && head.headers[canonicalForm: "Host"].count != 1
-    {
-      return Self.plain(400)
+    if head.version.major == 1 && head.version.minor >= 1 {
+      // Exactly one Host field, with one value (RFC 9112 §3.2).
+      let hosts = head.headers["Host"]
+      guard hosts.count == 1, !hosts[0].contains(",") else { return Self.plain(400) }
     }
     if let length = head.headers.first(name: "Content-Length").flatMap(Int.init),
       length > limits.maximumRequestBodySize
@@ -416,9 +421,7 @@ public final class CachingProxyServer: Sendable {
       pathAndQuery = absolute.percentEncodedPath.isEmpty ? "/" : absolute.percentEncodedPath
       if let query = absolute.percentEncodedQuery { pathAndQuery += "?" + query }
     }
-    var base = upstream.absoluteString
-    while base.hasSuffix("/") { base.removeLast() }
-    return URL(string: base + pathAndQuery)
+    return URL(string: upstreamBase + pathAndQuery)
   }
 
   // MARK: - Writing

@@ -10,17 +10,19 @@ extension HTTPHeaderFields {
   /// those whose names start with `proxy-`, and those named in `Connection`.
   /// A cache neither stores nor serves them, and a proxy does not forward them.
   public func removingHopByHop() -> HTTPHeaderFields {
-    var named = Self.hopByHopNames
-    for value in values(for: "Connection") {
-      for member in value.split(separator: ",") {
-        let name = member.trimmingWhitespace().lowercased()
-        if !name.isEmpty { named.insert(name) }
+    var named: [String] = []
+    for field in fields where Self.same(field.name, "Connection") {
+      for member in field.value.split(separator: ",") {
+        let name = member.trimmingWhitespace()
+        if !name.isEmpty { named.append(name) }
       }
     }
-    return HTTPHeaderFields(
-      filter { field in
-        let name = field.name.lowercased()
-        return !named.contains(name) && !name.hasPrefix("proxy-")
-      })
+    let isHopByHop = { (name: String) -> Bool in
+      Self.hopByHopNames.contains { Self.same(name, $0) }
+        || (name.utf8.count >= 6 && Self.same(String(name.utf8.prefix(6))!, "proxy-"))
+        || named.contains { Self.same(name, $0) }
+    }
+    guard fields.contains(where: { isHopByHop($0.name) }) else { return self }
+    return HTTPHeaderFields(fields.filter { !isHopByHop($0.name) })
   }
 }

@@ -166,6 +166,9 @@ struct CachingProxyOperationTests {
       let twoHosts = try await fetch(
         port: port, "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n")
       #expect(twoHosts?.status == 400)
+      let twoHostsInOne = try await fetch(
+        port: port, "GET / HTTP/1.1\r\nHost: a, b\r\nConnection: close\r\n\r\n")
+      #expect(twoHostsInOne?.status == 400)
       let longTarget = try await fetch(
         port: port, "GET /\(String(repeating: "a", count: 2_000)) HTTP/1.1\r\nHost: x\r\n\r\n")
       #expect(longTarget?.status == 414)
