@@ -4,8 +4,8 @@ import NIOHTTP1
 /// Writes a response body to a client chunk by chunk, with about `window` bytes
 /// waiting for the socket: a client that reads slowly holds that much, and its
 /// writer waits. The window is above the channel's high write watermark (64 KiB),
-/// so a writer waiting on a client that does not read has made the channel
-/// unwritable, which starts the client's send timeout (`ConnectionGuard`).
+/// and a writer that waits for the socket starts the client's send timeout
+/// (`ConnectionGuard.SocketWait`).
 /// ``finish()`` returns once every byte has been handed to the socket, so
 /// closing the connection then loses none.
 struct BodyWriter {
@@ -31,7 +31,7 @@ struct BodyWriter {
       HTTPServerResponsePart.body(.byteBuffer(chunk)))
     waitingBytes += chunk.readableBytes
     if waitingBytes >= window {
-      try await written.get()
+      try await wait(for: written)
       sent += waitingBytes
       waitingBytes = 0
     }
@@ -39,8 +39,16 @@ struct BodyWriter {
 
   /// Writes the body's end and waits until it, and so every chunk, is written.
   mutating func finish() async throws {
-    try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
+    try await wait(for: channel.writeAndFlush(HTTPServerResponsePart.end(nil)))
     sent += waitingBytes
     waitingBytes = 0
+  }
+
+  /// Waits for `written`, the client's send timeout running meanwhile
+  /// (`ConnectionGuard.SocketWait`).
+  private func wait(for written: EventLoopFuture<Void>) async throws {
+    channel.triggerUserOutboundEvent(ConnectionGuard.SocketWait.started, promise: nil)
+    defer { channel.triggerUserOutboundEvent(ConnectionGuard.SocketWait.ended, promise: nil) }
+    try await written.get()
   }
 }

@@ -8,8 +8,9 @@ import NIOHTTP1
 /// A connection waits for a request's head (``CachingProxyLimits/headerTimeout``
 /// for the first, ``CachingProxyLimits/idleTimeout`` after a response), then for
 /// each part of its body (``CachingProxyLimits/bodyTimeout``), then answers
-/// with no read timeout. While the socket cannot take more bytes, the client
-/// has ``CachingProxyLimits/sendTimeout`` to read some.
+/// with no read timeout. While the socket cannot take more bytes, or a body
+/// writer waits for it to take its window (`SocketWait`), the client has
+/// ``CachingProxyLimits/sendTimeout`` to read them.
 final class ConnectionGuard: ChannelDuplexHandler {
   typealias InboundIn = HTTPServerRequestPart
   typealias InboundOut = HTTPServerRequestPart
@@ -37,6 +38,15 @@ final class ConnectionGuard: ChannelDuplexHandler {
   /// a request costs no timer of its own.
   private var readTimer: (task: Scheduled<Void>, at: NIODeadline)?
   private var sendTimer: Scheduled<Void>?
+  /// Whether a body writer waits for the socket to take what it wrote.
+  private var writerWaits = false
+
+  /// What a body writer tells the guard while it waits for the socket to take
+  /// its window: the client has the send timeout to take it, even when the
+  /// bytes still waiting are too few to make the channel unwritable.
+  enum SocketWait: Sendable {
+    case started, ended
+  }
 
   /// A guard holding a connection to `limits`; `timedOut` hears of each close.
   init(limits: CachingProxyLimits, timedOut: @escaping @Sendable (Timeout) -> Void) {
@@ -83,11 +93,27 @@ final class ConnectionGuard: ChannelDuplexHandler {
     if !context.channel.isWritable { armSendTimer(context: context) }
   }
 
-  func channelWritabilityChanged(context: ChannelHandlerContext) {
-    if context.channel.isWritable {
+  func triggerUserOutboundEvent(
+    context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?
+  ) {
+    guard let wait = event as? SocketWait else {
+      return context.triggerUserOutboundEvent(event, promise: promise)
+    }
+    writerWaits = wait == .started
+    if writerWaits {
+      armSendTimer(context: context)
+    } else if context.channel.isWritable {
       sendTimer?.cancel()
       sendTimer = nil
-    } else {
+    }
+    promise?.succeed(())
+  }
+
+  func channelWritabilityChanged(context: ChannelHandlerContext) {
+    if context.channel.isWritable, !writerWaits {
+      sendTimer?.cancel()
+      sendTimer = nil
+    } else if !context.channel.isWritable {
       armSendTimer(context: context)
     }
     context.fireChannelWritabilityChanged()

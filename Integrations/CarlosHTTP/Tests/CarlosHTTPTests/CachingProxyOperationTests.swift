@@ -273,6 +273,47 @@ struct CachingProxyOperationTests {
     }
   }
 
+  @Test(
+    "Clients that never read a streamed body are all closed after the send timeout, however the socket took its bytes",
+    .timeLimit(.minutes(1)))
+  func sendTimeoutWhileStreaming() async throws {
+    let clients = 4
+    let limits = CachingProxyLimits(sendTimeout: .seconds(1))
+    try await withProxy(
+      limits: limits,
+      origin: { request in
+        // Chunk sizes that do not divide the write window, so that the socket is
+        // full with a few bytes of a window still waiting for it.
+        let index = Int(request.uri.split(separator: "/").last ?? "") ?? 0
+        return .stream(chunk: 1_000 + index * 3_001, total: nil, contentLength: nil)
+      }
+    ) { proxy, origin in
+      let port = proxy.port
+      let connections = try await onThread { () -> [RawClientBox] in
+        try (0..<clients).map { index in
+          // A small receive buffer: the proxy's socket is full sooner.
+          let client = try RawClient(port: port, receiveBuffer: 64 << 10)
+          client.send("GET /endless/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+          return RawClientBox(client)
+        }
+      }
+      var open = clients
+      for _ in 0..<300 where open > 0 {
+        try await Task.sleep(for: .milliseconds(100))
+        open = proxy.counters.openConnections
+      }
+      #expect(open == 0, "connections still open 30 s after a 1 s send timeout")
+      #expect(proxy.counters[.timeouts] >= clients)
+      var streaming = origin.openConnections
+      for _ in 0..<50 where streaming > 0 {
+        try await Task.sleep(for: .milliseconds(100))
+        streaming = origin.openConnections
+      }
+      #expect(streaming == 0, "the origin still streams to the proxy for clients it closed")
+      withExtendedLifetime(connections) {}
+    }
+  }
+
   @Test("Connections above the maximum get a 503 at once; the others are served")
   func connectionLimit() async throws {
     let limits = CachingProxyLimits(maximumConnections: 2)

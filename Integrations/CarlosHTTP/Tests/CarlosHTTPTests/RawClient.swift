@@ -9,9 +9,13 @@ import Foundation
 final class RawClient {
   let descriptor: Int32
 
-  /// Connects to 127.0.0.1:`port`.
-  init(port: Int) throws {
+  /// Connects to 127.0.0.1:`port`, with a receive buffer of `receiveBuffer`
+  /// bytes when given (the system's own otherwise).
+  init(port: Int, receiveBuffer: Int32? = nil) throws {
     descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    if var size = receiveBuffer {
+      setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -25,7 +29,6 @@ final class RawClient {
       close(descriptor)
       throw RawClientError.cannotConnect(errno)
     }
-    // A small receive buffer, so that a client that does not read is felt at once.
     var timeout = timeval(tv_sec: 30, tv_usec: 0)
     setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
   }
