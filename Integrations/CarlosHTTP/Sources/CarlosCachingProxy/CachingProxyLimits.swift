@@ -15,7 +15,8 @@ public struct CachingProxyLimits: Equatable, Sendable {
   /// `client_body_timeout`: 60 s).
   public var bodyTimeout: Duration
   /// How long a client may leave a response unread while the proxy has bytes
-  /// to send it (nginx's `send_timeout`: 60 s).
+  /// to send it (nginx's `send_timeout`: 60 s); a streamed or large body is
+  /// written in windows of 256 KiB, and the client has this long to take each.
   public var sendTimeout: Duration
   /// The most client connections open at once; a connection above it gets a 503
   /// and is closed at once.

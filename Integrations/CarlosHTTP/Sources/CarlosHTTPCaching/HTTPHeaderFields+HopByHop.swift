@@ -19,7 +19,7 @@ extension HTTPHeaderFields {
     }
     let isHopByHop = { (name: String) -> Bool in
       Self.hopByHopNames.contains { Self.same(name, $0) }
-        || (name.utf8.count >= 6 && Self.same(String(name.utf8.prefix(6))!, "proxy-"))
+        || Self.same(String(decoding: name.utf8.prefix(6), as: UTF8.self), "proxy-")
         || named.contains { Self.same(name, $0) }
     }
     guard fields.contains(where: { isHopByHop($0.name) }) else { return self }

@@ -33,6 +33,14 @@ struct HTTPHeaderFieldsHopByHopTests {
     #expect(fields.removingHopByHop() == ["X-Kept": "4"])
   }
 
+  @Test("Names outside ASCII are compared byte by byte, without a crash")
+  func nonASCIINames() {
+    let fields: HTTPHeaderFields = [
+      "prox\u{E9}-a": "1", "\u{E9}\u{E9}\u{E9}\u{E9}": "2", "Proxy-\u{E9}": "3",
+    ]
+    #expect(fields.removingHopByHop() == ["prox\u{E9}-a": "1", "\u{E9}\u{E9}\u{E9}\u{E9}": "2"])
+  }
+
   @Test("Fields without a hop-by-hop one come back as they were")
   func nothingToRemove() {
     let fields: HTTPHeaderFields = ["Date": "x", "Vary": "Accept", "Age": "1"]

@@ -27,8 +27,9 @@ final class TestServer: Sendable {
     /// The same after a pause.
     case delayed(Duration, status: Int, headers: [(String, String)], body: Data)
     /// A 200 whose chunked body is `chunk` bytes at a time, `total` bytes in all
-    /// (endless when `nil`), until the client closes; `contentLength` declares a length.
-    case stream(chunk: Int, total: Int?, contentLength: Int?)
+    /// (endless when `nil`), until the client closes; `contentLength` declares a length,
+    /// `headers` are added.
+    case stream(chunk: Int, total: Int?, contentLength: Int?, headers: [(String, String)] = [])
     /// No answer at all, until the client closes the connection.
     case hang
   }
@@ -159,8 +160,8 @@ final class TestServer: Sendable {
       try await Task.sleep(for: pause)
       try await writeWhole(
         status: status, headers: headers, body: body, request: request, to: outbound)
-    case .stream(let chunk, let total, let contentLength):
-      var fields = HTTPHeaders()
+    case .stream(let chunk, let total, let contentLength, let headers):
+      var fields = HTTPHeaders(headers)
       if let contentLength {
         fields.add(name: "Content-Length", value: String(contentLength))
       } else {
