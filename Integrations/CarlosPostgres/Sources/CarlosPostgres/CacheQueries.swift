@@ -14,6 +14,9 @@ protocol CacheQueries: Sendable {
   func upsert(_ client: PostgresClient, _ row: EntryRow, notice: String?) async throws
   func insertIfAbsent(_ client: PostgresClient, _ row: EntryRow, notice: String?) async throws
     -> Bool
+  func replace(
+    _ client: PostgresClient, _ row: EntryRow, storedAt replaced: Int64, notice: String?
+  ) async throws -> Bool
   func delete(_ client: PostgresClient, namespace: String, key: Data, notice: String?) async throws
   func clear(_ client: PostgresClient, namespace: String, notice: String?) async throws
   func deleteExpired(_ client: PostgresClient, namespace: String, now: Int64, limit: Int)
@@ -113,6 +116,19 @@ struct TableQueries<Table: CacheTable>: CacheQueries {
       return try await first(client.execute(query)) != nil
     }
     return try await first(client.execute(InsertEntryIfAbsent<Table>(row: row))) != nil
+  }
+
+  func replace(
+    _ client: PostgresClient, _ row: EntryRow, storedAt replaced: Int64, notice: String?
+  ) async throws -> Bool {
+    if let notice {
+      let query = ReplaceEntryNotifying<Table>(
+        row: row, replacedStoredAt: replaced, channel: InvalidationNotice.channel,
+        payload: notice)
+      return try await first(client.execute(query)) != nil
+    }
+    let query = ReplaceEntry<Table>(row: row, replacedStoredAt: replaced)
+    return try await first(client.execute(query)) != nil
   }
 
   func delete(_ client: PostgresClient, namespace: String, key: Data, notice: String?) async throws

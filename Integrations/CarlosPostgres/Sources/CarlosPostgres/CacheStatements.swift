@@ -82,6 +82,44 @@ struct InsertEntryIfAbsentNotifying<Table: CacheTable>: PostgresPreparedStatemen
   func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Int64.self) }
 }
 
+/// Replaces the key's row only if it is still the one stored at `replacedStoredAt`
+/// (`$7`): no row is inserted, and a row written since is left alone; a row comes
+/// back only when it replaced.
+struct ReplaceEntry<Table: CacheTable>: PostgresPreparedStatement {
+  typealias Row = Int64
+  static var sql: String { EntryRow.replace(in: Table.name) }
+  var row: EntryRow
+  var replacedStoredAt: Int64
+  func makeBindings() throws -> PostgresBindings {
+    var bindings = try row.bindings()
+    bindings.append(replacedStoredAt)
+    return bindings
+  }
+  func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Int64.self) }
+}
+
+/// ``ReplaceEntry`` and, in the same transaction and only when it replaced, the row's
+/// invalidation notice (`$8`, `$9`).
+struct ReplaceEntryNotifying<Table: CacheTable>: PostgresPreparedStatement {
+  typealias Row = Int64
+  static var sql: String {
+    "WITH written AS (\(EntryRow.replace(in: Table.name)))\n"
+      + "SELECT written.size, pg_notify($8, $9) FROM written"
+  }
+  var row: EntryRow
+  var replacedStoredAt: Int64
+  var channel: String
+  var payload: String
+  func makeBindings() throws -> PostgresBindings {
+    var bindings = try row.bindings()
+    bindings.append(replacedStoredAt)
+    bindings.append(channel)
+    bindings.append(payload)
+    return bindings
+  }
+  func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Int64.self) }
+}
+
 /// The values of one row to write.
 struct EntryRow: Sendable {
   var namespace: String
@@ -123,6 +161,16 @@ struct EntryRow: Sendable {
     ON CONFLICT (namespace, key_hash) DO UPDATE SET key = EXCLUDED.key, value = EXCLUDED.value,
       size = EXCLUDED.size, stored_at = EXCLUDED.stored_at, expires_at = EXCLUDED.expires_at
     \(condition.map { "WHERE \($0)" } ?? "")
+    RETURNING size
+    """
+  }
+
+  /// The update of the key's row bound as `$1`–`$6` in `table` where it was stored at
+  /// `$7`; returns the row's size when it wrote.
+  static func replace(in table: String) -> String {
+    """
+    UPDATE \(table) SET value = $3, size = $4, stored_at = $5, expires_at = $6
+    WHERE namespace = $1 AND key_hash = sha256($2) AND key = $2 AND stored_at = $7
     RETURNING size
     """
   }

@@ -286,12 +286,6 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
   /// nothing and removes any older value.
   @discardableResult
   public func set(_ value: Data, forKey key: Key, expiry: Expiry) -> Future<Void> {
-    set(value, forKey: key, expiry: expiry, isRefresh: false)
-  }
-
-  /// ``set(_:forKey:expiry:)``, noticed as a refresh (``InvalidationNotice/isRefresh``)
-  /// when `isRefresh`.
-  func set(_ value: Data, forKey key: Key, expiry: Expiry, isRefresh: Bool) -> Future<Void> {
     let keyData: Data
     do { keyData = try encode(key) } catch { return Future(error) }
     guard value.count <= options.maximumValueSize else {
@@ -300,7 +294,7 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
       return delete(keyData).flatMap { _ in Future<Void>(tooLarge) }
     }
     guard let row = row(value, keyData, expiry) else { return delete(keyData) }
-    let notice = notice(.key(keyData), isRefresh: isRefresh)
+    let notice = notice(.key(keyData))
     return write("set") { [self] in
       try await queries.upsert(client, row, notice: notice)
       noteWritten(bytes: keyData.count + value.count)
@@ -332,6 +326,26 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
     let notice = notice(.key(keyData))
     return write("insertIfAbsent") { [self] in
       let stored = try await queries.insertIfAbsent(client, row, notice: notice)
+      if stored { noteWritten(bytes: keyData.count + value.count) }
+      return stored
+    }
+  }
+
+  /// Stores `value` under `key` until `expiry` only if the key's row is still the one
+  /// stored at `storedAt` (a refresh replacing the value it read: a write since, or a
+  /// removal, wins); succeeds with whether it stored, noticed as a refresh.
+  func replace(_ value: Data, forKey key: Key, expiry: Expiry, storedAt: Date) -> Future<Bool> {
+    let keyData: Data
+    do { keyData = try encode(key) } catch { return Future(error) }
+    guard value.count <= options.maximumValueSize else {
+      return Future(
+        PostgresCacheLevelError.valueTooLarge(size: value.count, limit: options.maximumValueSize))
+    }
+    guard let row = row(value, keyData, expiry) else { return Future(false) }
+    let notice = notice(.key(keyData), isRefresh: true)
+    let replaced = Self.microseconds(storedAt)
+    return write("replace") { [self] in
+      let stored = try await queries.replace(client, row, storedAt: replaced, notice: notice)
       if stored { noteWritten(bytes: keyData.count + value.count) }
       return stored
     }

@@ -190,7 +190,8 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
 
   /// Loads and stores `key` again if this instance gets its lease and the stored value
   /// is still due (another instance may have refreshed it already); the new entry, or
-  /// nil when there was nothing to do.
+  /// nil when there was nothing to do. The new value replaces the stored one only if
+  /// no write replaced or removed it during the load (a write always wins).
   private func refresh(
     _ key: Key, _ keyData: Data, _ loader: @Sendable (Key) async throws -> Loaded<Data>
   ) async throws -> CacheEntry<Data>? {
@@ -203,9 +204,19 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
         try? await level.releaseLease(keyData, owner: owner).value
         return nil
       }
-      let entry = try await store(key, loader(key), isRefresh: true)
+      let loaded = try await loader(key)
+      let entry: CacheEntry<Data>?
+      if let current {
+        let (expiry, now) = (expiry(of: loaded), clock.now())
+        let stored = try await level.replace(
+          loaded.value, forKey: key, expiry: expiry, storedAt: current.storedAt
+        ).value
+        entry = stored ? CacheEntry(loaded.value, storedAt: now, expiry: expiry) : nil
+      } else {
+        entry = try await insert(key, loaded)
+      }
       try? await level.releaseLease(keyData, owner: owner).value
-      counters.withLock { $0.refreshes += 1 }
+      counters.withLock { entry == nil ? ($0.supersededRefreshes += 1) : ($0.refreshes += 1) }
       return entry
     } catch {
       try? await level.releaseLease(keyData, owner: owner).value
@@ -254,18 +265,19 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
         return found
       }
       let loaded = try await loader(key)
-      let entry: CacheEntry<Data>
-      if let stored = try await insert(key, loaded) {
-        entry = stored
-      } else if let written = try await level.peek(keyData).value {
-        // A write (a set through another instance) came first: it wins.
-        entry = written
-      } else {
-        entry = try await store(key, loaded)
+      // A write (a set through another instance) that came first wins; if it is gone
+      // again (removed, or expired) by the time it is read, the load is stored after all.
+      var entry: CacheEntry<Data>?
+      for _ in 0..<3 where entry == nil {
+        if let stored = try await insert(key, loaded) {
+          entry = stored
+        } else {
+          entry = try await level.peek(keyData).value
+        }
       }
       try? await level.releaseLease(keyData, owner: owner).value
       counters.withLock { $0.leaderLoads += 1 }
-      return entry
+      return entry ?? CacheEntry(loaded.value, storedAt: clock.now(), expiry: expiry(of: loaded))
     } catch {
       try? await level.releaseLease(keyData, owner: owner).value
       counters.withLock { $0.failedLoads += 1 }
@@ -276,23 +288,23 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
   /// Stores `loaded` under `key` unless the key holds a value; its entry as stored,
   /// or nil when the key held one.
   private func insert(_ key: Key, _ loaded: Loaded<Data>) async throws -> CacheEntry<Data>? {
-    let expiry = loaded.expiry == .never ? level.options.defaultExpiry : loaded.expiry
-    let now = clock.now()
+    let (expiry, now) = (expiry(of: loaded), clock.now())
     guard try await level.insertIfAbsent(loaded.value, forKey: key, expiry: expiry).value else {
       return nil
     }
-    return CacheEntry(value: loaded.value, storedAt: now, expiresAt: expiry.date(storedAt: now))
+    return CacheEntry(loaded.value, storedAt: now, expiry: expiry)
   }
 
-  /// Stores `loaded` under `key` (a `.never` expiry: the level's default), noticed as
-  /// a refresh when `isRefresh`, and returns its entry as stored.
-  private func store(_ key: Key, _ loaded: Loaded<Data>, isRefresh: Bool = false) async throws
-    -> CacheEntry<Data>
-  {
-    let expiry = loaded.expiry == .never ? level.options.defaultExpiry : loaded.expiry
-    let now = clock.now()
-    try await level.set(loaded.value, forKey: key, expiry: expiry, isRefresh: isRefresh).value
-    return CacheEntry(value: loaded.value, storedAt: now, expiresAt: expiry.date(storedAt: now))
+  /// The expiry `loaded` is stored with: its own, or the level's default for `.never`.
+  private func expiry(of loaded: Loaded<Data>) -> Expiry {
+    loaded.expiry == .never ? level.options.defaultExpiry : loaded.expiry
+  }
+}
+
+extension CacheEntry {
+  /// The entry of `value` stored at `storedAt` until `expiry`.
+  fileprivate init(_ value: Value, storedAt: Date, expiry: Expiry) {
+    self.init(value: value, storedAt: storedAt, expiresAt: expiry.date(storedAt: storedAt))
   }
 }
 

@@ -10,6 +10,9 @@ public struct SingleFlightStatistics: Sendable, Hashable {
   public var takeovers = 0
   /// Values this instance loaded again before they expired (``PostgresSingleFlight/refreshAhead``).
   public var refreshes = 0
+  /// Refreshes that stored nothing because a write replaced the value they were
+  /// refreshing while they loaded (the written value stays).
+  public var supersededRefreshes = 0
   /// Loads and refreshes of this instance that failed (a load's error went to this
   /// instance's callers; a refresh's was logged).
   public var failedLoads = 0

@@ -347,6 +347,43 @@ struct SingleFlightTests {
     }
   }
 
+  @Test("a refresh whose load started before a write does not replace the written value")
+  func refreshNeverReplacesAWrite() async throws {
+    try await PostgresTestServer.withClient { client in
+      let namespace = PostgresTestServer.namespace()
+      let clock = ManualClock()
+      let level = try PostgresCacheLevel<String>(
+        client: client,
+        options: .init(namespace: namespace, operationTimeout: .seconds(30), clock: clock))
+      let other = try PostgresCacheLevel<String>(
+        client: client,
+        options: .init(namespace: namespace, operationTimeout: .seconds(30), clock: clock))
+      let flight = PostgresSingleFlight(level: level, refreshAhead: .milliseconds(300))
+      let origin = GatedOrigin()
+      #expect(try await flight.get("user", orLoad: origin.load) == Data("user #1".utf8))
+      clock.advance(by: .milliseconds(800))
+
+      // Due: the get answers #1 and starts the refresh, whose load is held.
+      origin.hold()
+      #expect(try await flight.get("user", orLoad: origin.load) == Data("user #1".utf8))
+      try await eventually(within: .seconds(10), "the refresh's load") {
+        if origin.loads < 2 { throw WaitTimedOut(what: "a load") }
+      }
+      // Another instance writes, and its write is acknowledged; then the load ends.
+      try await other.set(Data("written".utf8), forKey: "user").value
+      origin.release()
+      try await eventually(within: .seconds(10), "the refresh to give its lease up") {
+        let leases = try await client.query(
+          "SELECT count(*) FROM carlos_cache_leases WHERE namespace = \(namespace)"
+        ).collect()
+        if try leases.first?.decode(Int64.self) != 0 { throw WaitTimedOut(what: "no lease") }
+      }
+      #expect(try await other.get("user").value == Data("written".utf8))
+      #expect(flight.statistics.supersededRefreshes == 1)
+      #expect(flight.statistics.refreshes == 0)
+    }
+  }
+
   @Test(
     "refresh ahead through coherent caches: memory hits start it; every instance then serves the new value from memory"
   )
