@@ -39,8 +39,8 @@ import Synchronization
 ///   has replaced.
 /// - ``get(_:orLoad:)`` loads a value missing from both levels once per key in this
 ///   process at a time, and stores it into `lower` only if `lower` still has no
-///   value for the key, so a slow load never replaces a value written meanwhile
-///   (`coherent >>> fetcher`, whose write-back is a plain set, can: prefer it there).
+///   value for the key, so a slow load never replaces a value written meanwhile;
+///   `coherent >>> fetcher` loads the same way (``compose(_:)``).
 /// - Notices sent by `lower` itself are ignored (this cache already applied those
 ///   writes to `upper`). Writes made on `lower` directly, not through this cache,
 ///   reach other processes but not this process's `upper`.

@@ -15,8 +15,10 @@ struct ServiceLifecycleTests {
     let namespace = PostgresTestServer.namespace()
     let client = PostgresClient(
       configuration: try DatabaseURL.configuration(try PostgresTestServer.url()))
+    // Generous: on a loaded machine 300 writes at once can wait past the 2 s default.
     let level = try PostgresCacheLevel<String>(
-      client: client, options: PostgresCacheOptions(namespace: namespace))
+      client: client,
+      options: PostgresCacheOptions(namespace: namespace, operationTimeout: .seconds(30)))
     let listener = PostgresInvalidationListener(client: client)
     let group = ServiceGroup(
       services: [client, level, listener], gracefulShutdownSignals: [], cancellationSignals: [],
@@ -29,7 +31,10 @@ struct ServiceLifecycleTests {
     try await withTimeout(.seconds(30), "the shutdown") { try await running.value }
 
     #expect(!listener.isListening)
-    for write in writes { #expect(write.isCompleted) }
+    for write in writes {
+      #expect(write.isCompleted)
+      if case .error(let error)? = write.result { Issue.record("a write failed: \(error)") }
+    }
     let stored = try await PostgresTestServer.withClient { other in
       try await other.query(
         "SELECT count(*) FROM carlos_cache WHERE namespace = \(namespace)"
