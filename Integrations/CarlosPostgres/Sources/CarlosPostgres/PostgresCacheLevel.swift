@@ -316,18 +316,9 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
   /// ``PostgresCacheLevelError/valueTooLarge(size:limit:)`` and changes nothing.
   @discardableResult
   public func insertIfAbsent(_ value: Data, forKey key: Key, expiry: Expiry) -> Future<Bool> {
-    let keyData: Data
-    do { keyData = try encode(key) } catch { return Future(error) }
-    guard value.count <= options.maximumValueSize else {
-      return Future(
-        PostgresCacheLevelError.valueTooLarge(size: value.count, limit: options.maximumValueSize))
-    }
-    guard let row = row(value, keyData, expiry) else { return Future(false) }
-    let notice = notice(.key(keyData))
-    return write("insertIfAbsent") { [self] in
-      let stored = try await queries.insertIfAbsent(client, row, notice: notice)
-      if stored { noteWritten(bytes: keyData.count + value.count) }
-      return stored
+    conditionalWrite("insertIfAbsent", value, forKey: key, expiry: expiry) {
+      [self] row, notice in
+      try await queries.insertIfAbsent(client, row, notice: notice)
     }
   }
 
@@ -335,6 +326,20 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
   /// stored at `storedAt` (a refresh replacing the value it read: a write since, or a
   /// removal, wins); succeeds with whether it stored, noticed as a refresh.
   func replace(_ value: Data, forKey key: Key, expiry: Expiry, storedAt: Date) -> Future<Bool> {
+    let replaced = Self.microseconds(storedAt)
+    return conditionalWrite("replace", value, forKey: key, expiry: expiry, isRefresh: true) {
+      [self] row, notice in
+      try await queries.replace(client, row, storedAt: replaced, notice: notice)
+    }
+  }
+
+  /// Runs `statement`, which stores the row of `value` under `key` until `expiry` when
+  /// its condition holds, with the key's notice; succeeds with whether it stored. An
+  /// expiry already past stores nothing (false); a value over the maximum size fails.
+  private func conditionalWrite(
+    _ operation: String, _ value: Data, forKey key: Key, expiry: Expiry, isRefresh: Bool = false,
+    _ statement: @escaping @Sendable (EntryRow, String?) async throws -> Bool
+  ) -> Future<Bool> {
     let keyData: Data
     do { keyData = try encode(key) } catch { return Future(error) }
     guard value.count <= options.maximumValueSize else {
@@ -342,10 +347,9 @@ public final class PostgresCacheLevel<Key: StringConvertible & Sendable>: TimedC
         PostgresCacheLevelError.valueTooLarge(size: value.count, limit: options.maximumValueSize))
     }
     guard let row = row(value, keyData, expiry) else { return Future(false) }
-    let notice = notice(.key(keyData), isRefresh: true)
-    let replaced = Self.microseconds(storedAt)
-    return write("replace") { [self] in
-      let stored = try await queries.replace(client, row, storedAt: replaced, notice: notice)
+    let notice = notice(.key(keyData), isRefresh: isRefresh)
+    return write(operation) { [self] in
+      let stored = try await statement(row, notice)
       if stored { noteWritten(bytes: keyData.count + value.count) }
       return stored
     }

@@ -182,6 +182,38 @@ struct CoherenceUnderFaultsTests {
     "get(_:orLoad:): a load from a slow origin racing a write through another instance never replaces the written value"
   )
   func slowPlainLoadRacingAWrite() async throws {
+    try await raceAWrite { cacheB, origin in
+      (0..<5).map { _ in Task { try await cacheB.get("k", orLoad: origin.load) } }
+    }
+  }
+
+  @Test(
+    "coherent >>> load: a fetch from a slow origin racing a write through another instance never replaces the written value"
+  )
+  func slowComposedFetchRacingAWrite() async throws {
+    try await raceAWrite { coherentB, origin in
+      let cacheB = coherentB >>> { key in await origin.load(key).value }
+      let fetcherB =
+        coherentB
+        >>> BasicFetcher<String, Data> { key in
+          Future { await origin.load(key).value }
+        }
+      return (0..<5).map { index in
+        Task { try await (index.isMultiple(of: 2) ? cacheB : fetcherB).get("k").value }
+      }
+    }
+  }
+
+  /// Starts `gets` of "k" through instance B, whose origin load is held; writes "k"
+  /// through instance A; then lets the load end: every get answers the write, the
+  /// origin loaded once, and both instances and PostgreSQL hold the write.
+  func raceAWrite(
+    _ gets:
+      @escaping @Sendable (
+        CoherentCache<MemoryCacheLevel<String, Data>>, SingleFlightTests.GatedOrigin
+      )
+      -> [Task<Data, any Error>]
+  ) async throws {
     try await PostgresTestServer.withClient { client in
       let namespace = PostgresTestServer.namespace()
       let levelA = try PostgresCacheLevel<String>(
@@ -199,57 +231,14 @@ struct CoherenceUnderFaultsTests {
 
       let origin = SingleFlightTests.GatedOrigin()
       origin.hold()
-      let loads = (0..<5).map { _ in Task { try await cacheB.get("k", orLoad: origin.load) } }
+      let running = gets(cacheB, origin)
       try await eventually(within: .seconds(20), "B's load") {
         if origin.loads == 0 { throw WaitTimedOut(what: "a load") }
       }
       try await cacheA.set(Data("written".utf8), forKey: "k", expiry: .after(.seconds(60))).value
       origin.release()
-      for load in loads { #expect(try await load.value == Data("written".utf8)) }
+      for get in running { #expect(try await get.value == Data("written".utf8)) }
       #expect(origin.loads == 1, "one load for the five gets")
-      #expect(try await levelA.get("k").value == Data("written".utf8))
-      #expect(try await cacheB.get("k").value == Data("written".utf8))
-      #expect(try await cacheA.get("k").value == Data("written".utf8))
-    }
-  }
-
-  @Test(
-    "coherent >>> load: a fetch from a slow origin racing a write through another instance never replaces the written value"
-  )
-  func slowComposedFetchRacingAWrite() async throws {
-    try await PostgresTestServer.withClient { client in
-      let namespace = PostgresTestServer.namespace()
-      let levelA = try PostgresCacheLevel<String>(
-        client: client, options: .init(namespace: namespace))
-      let levelB = try PostgresCacheLevel<String>(
-        client: client, options: .init(namespace: namespace))
-      let listener = PostgresInvalidationListener(client: client)
-      let listening = Task { await listener.run() }
-      defer { listening.cancel() }
-      let cacheA = CoherentCache(
-        upper: MemoryCacheLevel<String, Data>(capacity: 100), lower: levelA, listener: listener)
-      let coherentB = CoherentCache(
-        upper: MemoryCacheLevel<String, Data>(capacity: 100), lower: levelB, listener: listener)
-      try await withTimeout(.seconds(20), "the listener") { await listener.waitUntilListening() }
-
-      let origin = SingleFlightTests.GatedOrigin()
-      let cacheB = coherentB >>> { key in await origin.load(key).value }
-      let fetcherB =
-        coherentB
-        >>> BasicFetcher<String, Data> { key in
-          Future { await origin.load(key).value }
-        }
-      origin.hold()
-      let gets = (0..<5).map { index in
-        Task { try await (index.isMultiple(of: 2) ? cacheB : fetcherB).get("k").value }
-      }
-      try await eventually(within: .seconds(20), "B's fetch") {
-        if origin.loads == 0 { throw WaitTimedOut(what: "a fetch") }
-      }
-      try await cacheA.set(Data("written".utf8), forKey: "k", expiry: .after(.seconds(60))).value
-      origin.release()
-      for get in gets { #expect(try await get.value == Data("written".utf8)) }
-      #expect(origin.loads == 1, "one fetch for the five gets")
       #expect(try await levelA.get("k").value == Data("written".utf8))
       #expect(try await cacheB.get("k").value == Data("written".utf8))
       #expect(try await cacheA.get("k").value == Data("written".utf8))
