@@ -14,9 +14,18 @@ public enum DatabaseURL {
     public var description: String { "invalid database URL \(url): \(reason)" }
   }
 
-  /// The configuration for `url`. TLS is off unless `sslmode` is `require`,
-  /// `verify-ca` or `verify-full` (then required) or `prefer`.
-  public static func configuration(_ url: String) throws -> PostgresClient.Configuration {
+  /// The configuration for `url`, with a pool of `connections` connections opened at
+  /// once and kept. TLS is off unless `sslmode` is `require`, `verify-ca` or
+  /// `verify-full` (then required) or `prefer`.
+  ///
+  /// A fixed pool sends no keep-alive queries and closes no idle connection, so it
+  /// schedules no timer when a connection goes back to it (see
+  /// ``PostgresNIO/PostgresClient/Configuration/fixedPool``); change its size with
+  /// `connections`, not `options.maximumConnections` alone.
+  public static func configuration(
+    _ url: String, connections: Int = 8
+  ) throws -> PostgresClient.Configuration {
+    precondition(connections >= 1, "a pool needs at least one connection")
     guard let parts = URLComponents(string: url), let scheme = parts.scheme,
       scheme == "postgres" || scheme == "postgresql"
     else {
@@ -35,9 +44,11 @@ public enum DatabaseURL {
     case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
     default: throw InvalidURL(url: redacted(url), reason: "unknown sslmode \(mode)")
     }
-    return PostgresClient.Configuration(
+    var configuration = PostgresClient.Configuration(
       host: host, port: parts.port ?? 5432, username: user,
       password: parts.password, database: database, tls: tls)
+    configuration.options.maximumConnections = connections
+    return configuration.fixedPool
   }
 
   /// `url` without its password.

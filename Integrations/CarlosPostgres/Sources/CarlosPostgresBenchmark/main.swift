@@ -117,9 +117,8 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
 func withClient<T: Sendable>(
   _ url: String, connections: Int, _ body: @Sendable (PostgresClient) async throws -> T
 ) async throws -> T {
-  var configuration = try DatabaseURL.configuration(url)
-  configuration.options.maximumConnections = connections
-  let client = PostgresClient(configuration: configuration)
+  let client = PostgresClient(
+    configuration: try DatabaseURL.configuration(url, connections: connections))
   return try await withThrowingTaskGroup(of: Void.self) { group in
     group.addTask { await client.run() }
     defer { group.cancelAll() }

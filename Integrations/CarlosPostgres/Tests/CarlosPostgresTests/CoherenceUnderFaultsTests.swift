@@ -25,7 +25,7 @@ struct CoherenceUnderFaultsTests {
   func stalledListener() async throws {
     let application = "carlos-stalled-\(UUID().uuidString.prefix(8))"
     try await PostgresTestServer.withClient { shared in
-      var stalling = try DatabaseURL.configuration(try PostgresTestServer.url())
+      var stalling = try DatabaseURL.configuration(try PostgresTestServer.url(), connections: 1)
       stalling.options.additionalStartupParameters = [("application_name", application)]
       try await PostgresTestServer.withRunningClient(stalling) { listenerClient in
         let namespace = PostgresTestServer.namespace()
@@ -87,7 +87,7 @@ struct CoherenceUnderFaultsTests {
   func listenerConnectionCut() async throws {
     let application = "carlos-cut-\(UUID().uuidString.prefix(8))"
     try await PostgresTestServer.withClient { shared in
-      var cut = try DatabaseURL.configuration(try PostgresTestServer.url())
+      var cut = try DatabaseURL.configuration(try PostgresTestServer.url(), connections: 1)
       cut.options.additionalStartupParameters = [("application_name", application)]
       try await PostgresTestServer.withRunningClient(cut) { listenerClient in
         let namespace = PostgresTestServer.namespace()

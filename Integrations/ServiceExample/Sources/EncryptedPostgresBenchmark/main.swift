@@ -34,9 +34,7 @@ nonisolated func benchmark() async throws {
   }
   let rounds = Int(environment["CARLOS_BENCH_ROUNDS"] ?? "") ?? 7
   let count = Int(environment["CARLOS_BENCH_OPS"] ?? "") ?? 2000
-  var configuration = try DatabaseURL.configuration(url)
-  configuration.options.maximumConnections = 4
-  let client = PostgresClient(configuration: configuration)
+  let client = PostgresClient(configuration: try DatabaseURL.configuration(url, connections: 4))
   let running = Task { await client.run() }
   defer { running.cancel() }
 

@@ -36,8 +36,9 @@ enum PostgresTestServer {
     _ body: @Sendable (PostgresClient) async throws -> T
   ) async throws -> T {
     let url = try asAdministrator ? administratorURL() : url()
-    var configuration = try DatabaseURL.configuration(url)
-    configuration.options.maximumConnections = maximumConnections
+    var configuration = try DatabaseURL.configuration(url, connections: maximumConnections)
+    // Tests run dozens of clients at once: each opens connections as it needs them.
+    configuration.options.minimumConnections = 0
     return try await withRunningClient(configuration) { client in
       do {
         try await withTimeout(.seconds(10)) {
@@ -62,8 +63,7 @@ enum PostgresTestServer {
     let task = tables.withLock { task in
       if let task { return task }
       let created = Task {
-        var configuration = try DatabaseURL.configuration(try url())
-        configuration.options.maximumConnections = 1
+        let configuration = try DatabaseURL.configuration(try url(), connections: 1)
         try await withRunningClient(configuration) { client in
           for durability in [PostgresCacheOptions.Durability.unlogged, .logged] {
             let level = try PostgresCacheLevel<String>(
