@@ -36,7 +36,8 @@ import Synchronization
 ///   A value from `lower` is copied up only if no write or notice for its key arrived
 ///   since the read that found it started (for ``get(_:through:orLoad:)``, the read
 ///   of the pass it joined), so a slow read never brings back a value another process
-///   has replaced.
+///   has replaced. A get joins a read in flight for its key only if that read started
+///   at most the listener's staleness bound before the get.
 /// - ``get(_:orLoad:)`` loads a value missing from both levels once per key in this
 ///   process at a time, and stores it into `lower` only if `lower` still has no
 ///   value for the key, so a slow load never replaces a value written meanwhile;
@@ -73,7 +74,7 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
   private let listener: PostgresInvalidationListener
   private let makeKey: @Sendable (String) -> KeyType?
   /// This process's loads of ``get(_:orLoad:)`` in flight, by key.
-  private let loads = Locked<[KeyType: Task<Data, any Error>]>([:])
+  private let loads = Locked<[KeyType: Task<Answer, any Error>]>([:])
   private let onInvalidation: (@Sendable (InvalidationNotice) -> Void)?
   private let state = Locked<State>(State())
   private let subscription = Locked<ListenerSubscription?>(nil)
@@ -310,14 +311,34 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
     _ key: KeyType, orLoad loader: @escaping @Sendable (KeyType) async throws -> Loaded<Data>
   ) async throws -> Data {
     if readStart(of: key) != nil, let value = try? await upper.get(key).value { return value }
-    return try await shared(key) { [self] in try await fill(key, loader) }
+    return try await filled(key, loader)
   }
 
-  /// `work`'s value, run once for `key` however many callers ask while it runs.
-  private func shared(
-    _ key: KeyType, _ work: @escaping @Sendable () async throws -> Data
+  /// A value a pass of ``get(_:orLoad:)`` answered, and when the read it comes from
+  /// started: it is at least as new as every write acknowledged before then.
+  private struct Answer: Sendable {
+    var value: Data
+    var readStart: ContinuousClock.Instant
+  }
+
+  /// `key`'s value from the pass in flight for it, or from a new one. A pass that
+  /// started reading more than the staleness bound before this call may have missed
+  /// a write acknowledged since, so its answer is not taken: a pass started after this
+  /// call answers instead.
+  private func filled(
+    _ key: KeyType, _ loader: @escaping @Sendable (KeyType) async throws -> Loaded<Data>
   ) async throws -> Data {
-    let task = loads.withLock { running -> Task<Data, any Error> in
+    let start = ContinuousClock.now
+    let answer = try await shared(key) { [self] in try await fill(key, loader) }
+    guard answer.readStart < start - listener.stalenessBound else { return answer.value }
+    return try await shared(key) { [self] in try await fill(key, loader) }.value
+  }
+
+  /// `work`'s answer, run once for `key` however many callers ask while it runs.
+  private func shared(
+    _ key: KeyType, _ work: @escaping @Sendable () async throws -> Answer
+  ) async throws -> Answer {
+    let task = loads.withLock { running -> Task<Answer, any Error> in
       if let task = running[key] { return task }
       let task = Task { [self] in
         defer { _ = loads.withLock { $0.removeValue(forKey: key) } }
@@ -332,39 +353,42 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
   /// Reads `key` from `lower`, else loads and stores it (see ``get(_:orLoad:)``).
   private func fill(
     _ key: KeyType, _ loader: @Sendable (KeyType) async throws -> Loaded<Data>
-  ) async throws -> Data {
+  ) async throws -> Answer {
     let start = ContinuousClock.now
     if let entry: CacheEntry<Data> = try? await lower.entry(forKey: key) {
       copyUp(entry.value, key: key, expiresAt: entry.expiresAt, since: start)
-      return entry.value
+      return Answer(value: entry.value, readStart: start)
     }
     let loaded = try await loader(key)
     let expiry = loaded.expiry == .never ? lower.options.defaultExpiry : loaded.expiry
     let storedAt = lower.options.clock.now()
     if lower.isAvailable {
       do {
+        // Stored only if no write came first: then newer than every write before now.
+        let inserting = ContinuousClock.now
         if try await lower.insertIfAbsent(loaded.value, forKey: key, expiry: expiry).value {
           copyUp(loaded.value, key: key, expiresAt: expiry.date(storedAt: storedAt), since: start)
-          return loaded.value
+          return Answer(value: loaded.value, readStart: inserting)
         }
         // A write stored a value after this get's read: it wins over the load.
         let reread = ContinuousClock.now
         let written: CacheEntry<Data> = try await lower.entry(forKey: key)
         copyUp(written.value, key: key, expiresAt: written.expiresAt, since: reread)
-        return written.value
+        return Answer(value: written.value, readStart: reread)
       } catch {
         if lower.isAvailable {
           WarningLimiter.shared.warn(
             "Could not store a loaded value in PostgreSQL: \(error)",
             kind: "store of a load failed",
             metadata: ["level": lower.name])
-          return loaded.value
+          return Answer(value: loaded.value, readStart: start)
         }
       }
     }
     keepOutageLoad(
       loaded.value, key: key, expiresAt: expiry.date(storedAt: storedAt), since: start)
-    return loaded.value
+    // PostgreSQL is unreachable: no write can be missed, and joining gets take the load.
+    return Answer(value: loaded.value, readStart: .now)
   }
 
   private func handle(_ event: PostgresInvalidationListener.Event) {
@@ -560,7 +584,7 @@ extension CoherentCache where Upper: TimedCacheLevel {
       found = try await flight.found(key, orLoad: loader)
     } catch {
       guard !lower.isAvailable else { throw error }
-      return try await shared(key) { [self] in try await fill(key, loader) }
+      return try await filled(key, loader)
     }
     copyUp(found.entry.value, key: key, expiresAt: found.entry.expiresAt, since: found.readStart)
     if state.withLock({ $0.isOpen }), flight.isDue(found.entry.expiresAt) {

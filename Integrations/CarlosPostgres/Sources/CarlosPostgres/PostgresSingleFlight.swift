@@ -61,6 +61,9 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
   private let clock: any CacheClock
   /// ``refreshAhead`` in seconds.
   private let refreshWindow: Double?
+  /// How long before a get a pass it joins may have started reading: the
+  /// listener's staleness bound (1 s without a listener).
+  private let joinBound: Duration
 
   /// Loads through `level` once per key across instances. `listener`, when given,
   /// wakes waiting gets as soon as another instance stores the value (without it they
@@ -79,6 +82,7 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
     self.refreshAhead = refreshAhead
     clock = level.options.clock
     refreshWindow = refreshAhead?.inSeconds
+    joinBound = listener?.stalenessBound ?? .seconds(1)
     let wakeups = self.wakeups
     let namespace = level.name
     subscription = listener?.subscribe { event in
@@ -124,12 +128,24 @@ public final class PostgresSingleFlight<Key: StringConvertible & Sendable>: Send
     try await found(key, orLoad: loader).entry
   }
 
-  /// ``entry(_:orLoad:)`` with when the pass that found it started reading (a get
-  /// may join a pass that started before it).
+  /// ``entry(_:orLoad:)`` with when the pass that found it started reading. A get
+  /// joins the pass in flight for its key, unless that pass started reading more than
+  /// the listener's staleness bound before the get: it may have missed a write
+  /// acknowledged since, so a pass started after the get answers instead.
   func found(
     _ key: Key, orLoad loader: @escaping @Sendable (Key) async throws -> Loaded<Data>
   ) async throws -> Found {
     let keyData = try level.encode(key)
+    let start = ContinuousClock.now
+    let found = try await pass(key, keyData, loader)
+    guard found.readStart < start - joinBound else { return found }
+    return try await pass(key, keyData, loader)
+  }
+
+  /// The answer of the pass in flight for `key`, or of a new one.
+  private func pass(
+    _ key: Key, _ keyData: Data, _ loader: @escaping @Sendable (Key) async throws -> Loaded<Data>
+  ) async throws -> Found {
     let (pass, joined) = passes.withLock { passes -> (Promise<Found>, Bool) in
       if let running = passes[keyData] { return (running, true) }
       let promise = Promise<Found>()

@@ -204,6 +204,63 @@ struct CoherenceUnderFaultsTests {
     }
   }
 
+  @Test(
+    "a get that joins a read PostgreSQL answered before a write acknowledged longer than the staleness bound ago answers the write",
+    arguments: ["get(_:orLoad:)", "get(_:through:orLoad:)"])
+  func lateJoinerOfASlowRead(path: String) async throws {
+    try await PostgresTestServer.withClient { shared in
+      let server = try #require(URLComponents(string: try PostgresTestServer.url()))
+      let proxy = try HoldingProxy(to: server.port ?? 5432)
+      defer { proxy.close() }
+      var throughProxy = server
+      throughProxy.port = proxy.port
+      let slow = try DatabaseURL.configuration(try #require(throughProxy.string), connections: 1)
+      try await PostgresTestServer.withRunningClient(slow) { slowClient in
+        let namespace = PostgresTestServer.namespace()
+        let levelA = try PostgresCacheLevel<String>(
+          client: shared, options: .init(namespace: namespace))
+        // B's answers come through the proxy; its reads wait for them up to 20 s.
+        let levelB = try PostgresCacheLevel<String>(
+          client: slowClient,
+          options: .init(namespace: namespace, operationTimeout: .seconds(20)))
+        let listener = PostgresInvalidationListener(client: shared)
+        let listening = Task { await listener.run() }
+        defer { listening.cancel() }
+        let cacheB = CoherentCache(
+          upper: MemoryCacheLevel<String, Data>(capacity: 100), lower: levelB, listener: listener)
+        let flightB = PostgresSingleFlight(level: levelB, listener: listener)
+        try await withTimeout(.seconds(20), "the listener") { await listener.waitUntilListening() }
+        let origin = SingleFlightTests.GatedOrigin()
+        let get: @Sendable (String) async throws -> Data = { key in
+          path == "get(_:orLoad:)"
+            ? try await cacheB.get(key, orLoad: origin.load)
+            : try await cacheB.get(key, through: flightB, orLoad: origin.load)
+        }
+        try await levelA.set(Data("v0".utf8), forKey: "k", expiry: .after(.seconds(60))).value
+        // B's connection prepares its statements (a first use waits for the server).
+        _ = try await get("warm-up")
+
+        // PostgreSQL answers B's read with v0; B hears it only when the proxy lets it.
+        proxy.hold()
+        let first = Task { try await get("k") }
+        try await eventually(within: .seconds(10), "PostgreSQL's answer to B's read") {
+          if proxy.heldBytes == 0 { throw WaitTimedOut(what: "the answer") }
+        }
+        try await levelA.set(Data("v1".utf8), forKey: "k", expiry: .after(.seconds(60))).value
+        try await Task.sleep(for: listener.stalenessBound + .milliseconds(200))
+        let late = Task { try await get("k") }
+        try await Task.sleep(for: .milliseconds(200))
+        proxy.release()
+
+        // The first get started before the write: either value is right for it.
+        #expect(["v0", "v1"].contains(String(decoding: try await first.value, as: UTF8.self)))
+        let answer = String(decoding: try await late.value, as: UTF8.self)
+        #expect(answer == "v1", "a get started \(listener.stalenessBound) after the write")
+        #expect(origin.loads == 1, "the warm-up's load only")
+      }
+    }
+  }
+
   /// Starts `gets` of "k" through instance B, whose origin load is held; writes "k"
   /// through instance A; then lets the load end: every get answers the write, the
   /// origin loaded once, and both instances and PostgreSQL hold the write.
