@@ -862,6 +862,16 @@ def gdb_call(pid, expression):
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
 
 
+def malloc_stats(pid, log):
+    """What malloc_stats() prints in process `pid`, read from its stderr file `log`."""
+    offset = os.path.getsize(log)
+    gdb_call(pid, "(void) malloc_stats()")
+    time.sleep(0.5)
+    with open(log) as f:
+        f.seek(offset)
+        return f.read()
+
+
 def malloc_report(out, instances, folder):
     """What glibc holds: malloc_stats() (written to the instance's stderr) and how much
     of the RSS malloc_trim(0) gives back, for each instance still running."""
@@ -871,13 +881,7 @@ def malloc_report(out, instances, folder):
     for instance in instances:
         pid = instance.process.pid
         before = rss_and_fds(pid)[0]
-        path = os.path.join(folder, f"instance-{instance.name}.log")
-        offset = os.path.getsize(path)
-        gdb_call(pid, "(void) malloc_stats()")
-        time.sleep(0.5)
-        with open(path) as f:
-            f.seek(offset)
-            stats = f.read()
+        stats = malloc_stats(pid, os.path.join(folder, f"instance-{instance.name}.log"))
         arenas = re.findall(r"Arena (\d+):\s+system bytes\s+=\s+(\d+)\s+in use bytes\s+=\s+(\d+)",
                             stats)
         total = re.search(r"Total \(incl. mmap\):\s+system bytes\s+=\s+(\d+)\s+"

@@ -5,7 +5,8 @@
 //
 // carlos-once: the Carlos pipeline with one upstream load per user across instances
 // (PostgresSingleFlight). Environment of the Carlos modes: CARLOS_SERVICE_LIFETIME_MS
-// (how long users are kept; 300,000 by default) and, for carlos-once,
+// (how long users are kept; 300,000 by default), CARLOS_SERVICE_MEMORY_BYTES (the
+// memory level's capacity; 100,000 by default) and, for carlos-once,
 // CARLOS_SERVICE_REFRESH_AHEAD_MS (refresh users that long before they expire).
 //   carlos-service-example staleness <writer-url> <reader-url> <writes>
 //
@@ -65,10 +66,11 @@ func run() async throws {
       let environment = ProcessInfo.processInfo.environment
       let lifetime = environment["CARLOS_SERVICE_LIFETIME_MS"].flatMap(Int.init) ?? 300_000
       let refreshAhead = environment["CARLOS_SERVICE_REFRESH_AHEAD_MS"].flatMap(Int.init)
+      let memoryBytes = environment["CARLOS_SERVICE_MEMORY_BYTES"].flatMap(Int.init) ?? 100_000
       let store = try CarlosStore(
         postgres: postgres, listener: listener, upstream: upstream, client: client,
         lifetime: .milliseconds(lifetime), singleFlight: values[2] == "carlos-once",
-        refreshAhead: refreshAhead.map { .milliseconds($0) })
+        refreshAhead: refreshAhead.map { .milliseconds($0) }, memoryCapacity: memoryBytes)
       var app = UserService.application(store: store, port: port, onServerRunning: announce)
       // Stopped in reverse order: the server, the HTTP client, the listener, then the
       // level (its writes in flight finish before it closes its PostgreSQL client).

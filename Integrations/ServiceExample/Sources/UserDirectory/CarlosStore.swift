@@ -13,7 +13,7 @@ import PostgresNIO
 /// writes fail at once with ``CarlosPostgres/PostgresCacheLevelError/unavailable(operation:)``.
 public final class CarlosStore: UserStore {
   /// This instance's memory level.
-  public let memory = MemoryCacheLevel<String, Data>(capacity: 100_000)
+  public let memory: MemoryCacheLevel<String, Data>
   /// The PostgreSQL level every instance shares, over a client of its own; run it as
   /// a service.
   public let shared: PostgresCacheLevel<String>
@@ -23,7 +23,8 @@ public final class CarlosStore: UserStore {
   private let flight: PostgresSingleFlight<String>?
 
   /// A store over the PostgreSQL server of `postgres` (namespace `namespace`) and
-  /// `upstream`, fed by `listener`, keeping users for `lifetime`.
+  /// `upstream`, fed by `listener`, keeping users for `lifetime`, and up to
+  /// `memoryCapacity` bytes of them in memory.
   /// With `singleFlight`, a user missing from every level is loaded from the upstream
   /// by one instance only (``PostgresSingleFlight``), whatever number of instances
   /// miss it at once; with `refreshAhead` too, a user about to expire is reloaded by
@@ -31,8 +32,9 @@ public final class CarlosStore: UserStore {
   public init(
     postgres: PostgresClient.Configuration, listener: PostgresInvalidationListener, upstream: URL,
     client: HTTPClient, namespace: String = "users", lifetime: Duration = .seconds(300),
-    singleFlight: Bool = false, refreshAhead: Duration? = nil
+    singleFlight: Bool = false, refreshAhead: Duration? = nil, memoryCapacity: Int = 100_000
   ) throws {
+    memory = MemoryCacheLevel(capacity: memoryCapacity)
     shared = try PostgresCacheLevel<String>(
       configuration: postgres,
       options: PostgresCacheOptions(namespace: namespace, defaultExpiry: .after(lifetime)))
