@@ -14,14 +14,13 @@ public enum DatabaseURL {
     public var description: String { "invalid database URL \(url): \(reason)" }
   }
 
-  /// The configuration for `url`, with a pool of `connections` connections opened at
-  /// once and kept. TLS is off unless `sslmode` is `require`, `verify-ca` or
-  /// `verify-full` (then required) or `prefer`.
+  /// The configuration for `url`, with a pool of up to `connections` connections.
+  /// TLS is off unless `sslmode` is `require`, `verify-ca` or `verify-full` (then
+  /// required) or `prefer`.
   ///
-  /// A fixed pool sends no keep-alive queries and closes no idle connection, so it
-  /// schedules no timer when a connection goes back to it (see
-  /// ``PostgresNIO/PostgresClient/Configuration/fixedPool``); change its size with
-  /// `connections`, not `options.maximumConnections` alone.
+  /// The pool sends no keep-alive queries and closes a connection unused for 5 s, so
+  /// the timers it schedules when a connection goes back to it hold their memory for
+  /// seconds, not a minute (see ``PostgresNIO/PostgresClient/Configuration/quietPool``).
   public static func configuration(
     _ url: String, connections: Int = 8
   ) throws -> PostgresClient.Configuration {
@@ -48,7 +47,7 @@ public enum DatabaseURL {
       host: host, port: parts.port ?? 5432, username: user,
       password: parts.password, database: database, tls: tls)
     configuration.options.maximumConnections = connections
-    return configuration.fixedPool
+    return configuration.quietPool
   }
 
   /// `url` without its password.

@@ -12,8 +12,8 @@ import PostgresNIO
 /// history: ``renew(timeout:grace:)`` connects one and, once it answers, makes it the
 /// current client.
 final class RenewableClient: Sendable {
-  /// The configuration of every client made: the one given, with a fixed pool
-  /// (``PostgresNIO/PostgresClient/Configuration/fixedPool``).
+  /// The configuration of every client made: the one given, with a quiet pool
+  /// (``PostgresNIO/PostgresClient/Configuration/quietPool``).
   let configuration: PostgresClient.Configuration
 
   private let state = Locked<State>(State())
@@ -27,7 +27,7 @@ final class RenewableClient: Sendable {
 
   /// A renewable client of `configuration`; nothing is started until it is used.
   init(configuration: PostgresClient.Configuration) {
-    self.configuration = configuration.fixedPool
+    self.configuration = configuration.quietPool
   }
 
   /// The client to use now (started on first use).

@@ -36,9 +36,7 @@ enum PostgresTestServer {
     _ body: @Sendable (PostgresClient) async throws -> T
   ) async throws -> T {
     let url = try asAdministrator ? administratorURL() : url()
-    var configuration = try DatabaseURL.configuration(url, connections: maximumConnections)
-    // Tests run dozens of clients at once: each opens connections as it needs them.
-    configuration.options.minimumConnections = 0
+    let configuration = try DatabaseURL.configuration(url, connections: maximumConnections)
     return try await withRunningClient(configuration) { client in
       do {
         try await withTimeout(.seconds(10)) {
