@@ -9,7 +9,7 @@ import Synchronization
 /// since.
 final class TransferWatcher: Sendable {
   /// One transfer watched.
-  private struct Watched {
+  struct Watched {
     let activity: TransferActivity
     let timeout: Duration
     let deadline: (limit: Duration, at: ContinuousClock.Instant)?
@@ -21,11 +21,15 @@ final class TransferWatcher: Sendable {
       return deadline.map { min(idle, $0.at) } ?? idle
     }
 
-    /// Why it is given up at `now`, or `nil` while it may go on.
+    /// Why it is given up at `now`, or `nil` while it may go on: of a timeout
+    /// and a deadline that have both passed (the watcher woke late), the one
+    /// that passed first.
     func expiry(at now: ContinuousClock.Instant) -> HTTPFetcherError? {
-      if now - activity.lastActivity >= timeout { return .timedOut(timeout) }
-      if let deadline, now >= deadline.at { return .deadlineExceeded(deadline.limit) }
-      return nil
+      let idle = activity.lastActivity + timeout
+      if let deadline, now >= deadline.at, deadline.at <= idle {
+        return .deadlineExceeded(deadline.limit)
+      }
+      return now >= idle ? .timedOut(timeout) : nil
     }
   }
 

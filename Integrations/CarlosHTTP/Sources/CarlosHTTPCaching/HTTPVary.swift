@@ -72,61 +72,64 @@ public struct HTTPVary: Hashable, Sendable {
   }
 
   /// The members of a comma-separated list; commas inside quoted strings do not split.
-  private static func splitList(_ value: String) -> [Substring] {
-    var members: [Substring] = []
-    var start = value.startIndex
+  ///
+  /// Reads Unicode scalars, not `Character`s: a scalar such as U+06DD joins the
+  /// quote or comma after it into one `Character`, so that text joined and split
+  /// again would split in other places.
+  private static func splitList(_ value: String) -> [String] {
+    var members: [String] = []
+    var member = String.UnicodeScalarView()
     var inQuotes = false
     var escaped = false
-    var index = value.startIndex
-    while index < value.endIndex {
-      let character = value[index]
+    for scalar in value.unicodeScalars {
       if escaped {
         escaped = false
-      } else if inQuotes && character == "\\" {
+      } else if inQuotes && scalar == "\\" {
         escaped = true
-      } else if character == "\"" {
+      } else if scalar == "\"" {
         inQuotes.toggle()
-      } else if character == "," && !inQuotes {
-        members.append(value[start..<index])
-        start = value.index(after: index)
+      } else if scalar == "," && !inQuotes {
+        members.append(String(member))
+        member = String.UnicodeScalarView()
+        continue
       }
-      index = value.index(after: index)
+      member.append(scalar)
     }
-    members.append(value[start..<value.endIndex])
+    members.append(String(member))
     return members
   }
 
   /// `member` without whitespace at its ends and around `;` and `=` outside quotes,
   /// with an unclosed quoted string closed.
-  private static func compacted(_ member: Substring) -> String {
-    var result = ""
+  private static func compacted(_ member: String) -> String {
+    var result = String.UnicodeScalarView()
     var pendingSpace = false
     var inQuotes = false
     var escaped = false
-    for character in member.trimmingWhitespace() {
+    for scalar in member.trimmingWhitespace().unicodeScalars {
       if inQuotes {
-        result.append(character)
+        result.append(scalar)
         if escaped {
           escaped = false
-        } else if character == "\\" {
+        } else if scalar == "\\" {
           escaped = true
-        } else if character == "\"" {
+        } else if scalar == "\"" {
           inQuotes = false
         }
         continue
       }
-      if character == " " || character == "\t" {
+      if scalar == " " || scalar == "\t" {
         pendingSpace = true
         continue
       }
-      if pendingSpace && character != ";" && character != "=" && result.last != ";"
+      if pendingSpace && scalar != ";" && scalar != "=" && result.last != ";"
         && result.last != "="
       {
         result.append(" ")
       }
       pendingSpace = false
-      if character == "\"" { inQuotes = true }
-      result.append(character)
+      if scalar == "\"" { inQuotes = true }
+      result.append(scalar)
     }
     // An unclosed quoted string is closed, so that members joined and split again
     // (after sorting, or in a second pass) split in the same places.
@@ -134,6 +137,6 @@ public struct HTTPVary: Hashable, Sendable {
       if escaped { result.append("\\") }
       result.append("\"")
     }
-    return result
+    return String(result)
   }
 }

@@ -1,9 +1,11 @@
 extension StringProtocol {
-  /// The text without spaces and tabs at either end.
+  /// The text without spaces and horizontal tabs at either end (HTTP's optional
+  /// whitespace), trimmed by Unicode scalar: a space stays whitespace whatever
+  /// scalar a `Character` would join to it.
   func trimmingWhitespace() -> String {
-    var slice = Substring(self)
-    while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
-    while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
-    return String(slice)
+    var scalars = Substring(self).unicodeScalars
+    while let first = scalars.first, first == " " || first == "\t" { scalars = scalars.dropFirst() }
+    while let last = scalars.last, last == " " || last == "\t" { scalars = scalars.dropLast() }
+    return String(Substring(scalars))
   }
 }

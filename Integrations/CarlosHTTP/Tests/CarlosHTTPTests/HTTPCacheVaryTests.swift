@@ -135,6 +135,11 @@ struct HTTPCacheVaryTests {
       // An unclosed quote that ends in a lone backslash.
       #"z, "a\"#,
       #"c, "b   "#,
+      // A prepended concatenation mark (U+06DD) joins the quote that closes the
+      // string, or a comma after it, into one Character (found by fuzzing).
+      "\"\u{0E}W\0\u{06DD}",
+      "b\u{06DD}, a",
+      "\u{06DD} , a",
     ]
     for value in values {
       for name in ["Accept-Encoding", "X-Other"] {
