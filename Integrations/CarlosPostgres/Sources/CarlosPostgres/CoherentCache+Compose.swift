@@ -18,7 +18,7 @@ extension CoherentCache {
     }
     return BasicCache(
       getClosure: { [self] key in
-        if readStart(of: key) != nil {
+        if readStart() != nil {
           let first = upper.get(key)
           if case .success? = first.result { return first }
         }

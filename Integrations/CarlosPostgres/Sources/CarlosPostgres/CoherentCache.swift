@@ -48,8 +48,10 @@ import Synchronization
 /// - While the listener is not listening (before it first connects, and while it
 ///   reconnects), notices can be missed, so `upper` is **bypassed**: gets go to
 ///   `lower`, nothing read from `lower` is stored in `upper`, and `upper` is cleared
-///   when the listener stops and again when it listens again. Only while `lower`
-///   is unavailable too does `upper` serve (and hold) the origin's loads.
+///   when the listener stops and again when it listens again.
+/// - While `lower` is unavailable (an outage), whether or not the listener has
+///   noticed, `upper` holds only the origin's loads made during the outage: it is
+///   emptied when the outage begins and again when it ends.
 /// - A notice for a key too long for a notification payload, or for a clear, drops
 ///   everything from `upper`.
 /// - A notice of a refresh (``InvalidationNotice/isRefresh``: another instance's
@@ -79,10 +81,13 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
   private let state = Locked<State>(State())
   private let subscription = Locked<ListenerSubscription?>(nil)
 
-  /// Whether the listener listens, when each stripe last saw a write or notice, and
-  /// (when `lower` hashes keys) the keys put into `upper` by their stored digests.
+  /// Whether the listener listens, whether `lower` is unreachable (`upper` then holds
+  /// only the origin's loads made since), when each stripe last saw a write or
+  /// notice, and (when `lower` hashes keys) the keys put into `upper` by their stored
+  /// digests.
   private struct State {
     var isOpen = false
+    var isOutage = false
     var bumpedAt = [ContinuousClock.Instant](repeating: .now, count: 16)
     var keysByDigest: [Data: KeyType] = [:]
   }
@@ -108,8 +113,9 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
     subscription.withLock { $0 = token }
   }
 
-  /// Whether `upper` is in use now (the listener listens and is up to date).
-  public var isUsingUpper: Bool { state.withLock { $0.isOpen } && listener.isFresh() }
+  /// Whether `upper` is in use now: the listener listens and is up to date, or
+  /// `lower` is unreachable (`upper` then serves the origin's loads made since).
+  public var isUsingUpper: Bool { readStart() != nil }
 
   /// Stops following the listener; `upper` is bypassed from now on.
   public func stopListening() {
@@ -123,7 +129,7 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
   /// `lower` while the listener is down.
   @inlinable
   public func get(_ key: KeyType) -> Future<Data> {
-    guard let start = readStart(of: key) else { return lower.get(key) }
+    guard let start = readStart() else { return lower.get(key) }
     let first = upper.get(key)
     if case .success? = first.result { return first }
     return get(key, below: first, since: start)
@@ -224,9 +230,10 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
     lower writeLower: (PostgresCacheLevel<KeyType>) -> Future<Void>
   ) -> Future<Void> {
     state.withLock { state in
+      followAvailability(&state)
       state.bumpedAt[stripe(key)] = .now
       let lowerWrite = writeLower(lower)
-      guard state.isOpen else {
+      guard state.isOpen, !state.isOutage else {
         // `upper` may hold a load made during an outage: it must not outlive the write.
         upper.remove(key)
         return lowerWrite
@@ -237,14 +244,29 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
   }
 
   /// Now, when `upper` may be served (the listener listens and is up to date, or
-  /// `lower` is unavailable and the listener down: `upper` then holds only loads
-  /// made since), or nil when `upper` is bypassed.
+  /// `lower` is unavailable: `upper` then holds only loads made since), or nil when
+  /// `upper` is bypassed.
   @usableFromInline
-  func readStart(of key: KeyType) -> ContinuousClock.Instant? {
+  func readStart() -> ContinuousClock.Instant? {
     let now = ContinuousClock.now
-    let isOpen = state.withLock { $0.isOpen }
-    if isOpen { return listener.isFresh(at: now) ? now : nil }
-    return lower.isAvailable ? nil : now
+    let (isOpen, isOutage) = state.withLock { state in
+      followAvailability(&state)
+      return (state.isOpen, state.isOutage)
+    }
+    if isOutage { return now }
+    return isOpen && listener.isFresh(at: now) ? now : nil
+  }
+
+  /// Enters the outage (`lower` became unavailable) or leaves it (available again):
+  /// either way `upper` is emptied, so that during an outage it holds only the
+  /// origin's loads made during it, and none of those after it.
+  private func followAvailability(_ state: inout State) {
+    let isOutage = !lower.isAvailable
+    guard isOutage != state.isOutage else { return }
+    state.isOutage = isOutage
+    // Leaving: no outage load in flight is kept.
+    if !isOutage { bumpAll(&state) }
+    upper.clear()
   }
 
   /// Sets `value`, read from `lower` by a read that started at `start`, into `upper`
@@ -254,19 +276,21 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
     _ value: Data, key: KeyType, expiresAt: Date? = nil, since start: ContinuousClock.Instant
   ) {
     state.withLock { state in
-      guard state.isOpen, state.bumpedAt[stripe(key)] < start else { return }
+      followAvailability(&state)
+      guard state.isOpen, !state.isOutage, state.bumpedAt[stripe(key)] < start else { return }
       set(value, key: key, expiresAt: expiresAt, &state)
     }
   }
 
-  /// Keeps `value`, loaded from the origin by a load that started at `start` while
-  /// `lower` was unavailable and the listener down, in `upper` until `expiresAt`, unless
-  /// the listener listens again or a write through this cache came since.
+  /// Keeps `value`, loaded from the origin by a load that started at `start`, in
+  /// `upper` until `expiresAt`, while `lower` is unavailable, unless a write through
+  /// this cache or a notice for its stripe came since.
   private func keepOutageLoad(
     _ value: Data, key: KeyType, expiresAt: Date?, since start: ContinuousClock.Instant
   ) {
     state.withLock { state in
-      guard !state.isOpen, !lower.isAvailable, state.bumpedAt[stripe(key)] < start else { return }
+      followAvailability(&state)
+      guard state.isOutage, state.bumpedAt[stripe(key)] < start else { return }
       set(value, key: key, expiresAt: expiresAt, &state)
     }
   }
@@ -310,7 +334,7 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
   public func get(
     _ key: KeyType, orLoad loader: @escaping @Sendable (KeyType) async throws -> Loaded<Data>
   ) async throws -> Data {
-    if readStart(of: key) != nil, let value = try? await upper.get(key).value { return value }
+    if readStart() != nil, let value = try? await upper.get(key).value { return value }
     return try await filled(key, loader)
   }
 
@@ -393,16 +417,13 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
 
   private func handle(_ event: PostgresInvalidationListener.Event) {
     switch event {
-    case .listening:
+    case .listening, .stopped:
       state.withLock { state in
+        followAvailability(&state)
+        state.isOpen = event == .listening
+        // During an outage `upper` holds only loads, which do not depend on notices.
+        guard !state.isOutage else { return }
         bumpAll(&state)
-        upper.clear()
-        state.isOpen = true
-      }
-    case .stopped:
-      state.withLock { state in
-        bumpAll(&state)
-        state.isOpen = false
         upper.clear()
       }
     case .notice(let notice):
@@ -502,7 +523,7 @@ extension CoherentCache: TimedCacheLevel where Upper: TimedCacheLevel {
   /// The entry in `upper`, else `lower`'s (copied up as ``get(_:)`` does), or only
   /// `lower`'s while the listener is down.
   public func entry(forKey key: KeyType) -> Future<CacheEntry<Data>> {
-    guard let start = readStart(of: key) else { return lower.entry(forKey: key) }
+    guard let start = readStart() else { return lower.entry(forKey: key) }
     let first = upper.entry(forKey: key)
     if case .success? = first.result { return first }
     return read(key, below: first, since: start) { $0 }
@@ -552,7 +573,7 @@ extension CoherentCache where Upper: TimedCacheLevel {
     _ key: KeyType, through flight: PostgresSingleFlight<KeyType>,
     orLoad loader: @escaping @Sendable (KeyType) async throws -> Loaded<Data>
   ) async throws -> Data {
-    if let start = readStart(of: key) {
+    if let start = readStart() {
       if flight.refreshAhead == nil {
         // Nothing to refresh: the cheaper read.
         let first: Future<Data> = upper.get(key)

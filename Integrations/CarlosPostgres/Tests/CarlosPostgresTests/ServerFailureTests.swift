@@ -273,6 +273,104 @@ struct ServerFailureTests {
     }
   }
 
+  @Test(
+    "while only this instance cannot reach PostgreSQL, its loads are kept whether or not its listener noticed: the origin sees each key once; once it is reachable, PostgreSQL's values are served"
+  )
+  func outageLoadsAreKeptBeforeTheListenerStops() async throws {
+    try await PostgresTestServer.withClient { shared in
+      let server = try #require(URLComponents(string: try PostgresTestServer.url()))
+      let proxy = try HoldingProxy(to: server.port ?? 5432)
+      defer { proxy.close() }
+      var throughProxy = server
+      throughProxy.port = proxy.port
+      var cutOff = try DatabaseURL.configuration(try #require(throughProxy.string))
+      cutOff.options.connectTimeout = .milliseconds(200)
+      try await PostgresTestServer.withRunningClient(cutOff) { client in
+        let namespace = PostgresTestServer.namespace()
+        let stored = try PostgresCacheLevel<String>(
+          client: shared, options: .init(namespace: namespace))
+        let level = try PostgresCacheLevel<String>(
+          client: client, options: .init(namespace: namespace))
+        // The listener reaches PostgreSQL directly: only the level is cut off.
+        let listener = PostgresInvalidationListener(
+          client: shared, reconnectDelay: .milliseconds(100))
+        var listening = Task { await listener.run() }
+        defer { listening.cancel() }
+        let cache = CoherentCache(
+          upper: MemoryCacheLevel<String, Data>(capacity: 1 << 20), lower: level,
+          listener: listener)
+        try await withTimeout(.seconds(20), "the listener") { await listener.waitUntilListening() }
+        let keys = (0..<10).map { "user\($0)" }
+        for key in keys {
+          try await stored.set(Data("stored".utf8), forKey: key, expiry: .after(.seconds(300)))
+            .value
+        }
+        #expect(
+          try await cache.get("user0") { _ in Loaded(Data("origin".utf8)) } == Data("stored".utf8))
+
+        var loads = OriginLoads()
+        let getAll = { @Sendable (loads: OriginLoads) async throws -> [String] in
+          var answers: [String] = []
+          for key in keys {
+            answers.append(
+              String(
+                decoding: try await cache.get(key) { key in
+                  loads.count(key)
+                  return Loaded(Data("origin".utf8), expiry: .after(.seconds(300)))
+                }, as: UTF8.self))
+          }
+          return answers
+        }
+
+        proxy.cut()
+        _ = await outcome(level.get("user0"))  // the first failed call
+        try await eventually(within: .seconds(20), "the level to know") {
+          if level.isAvailable { throw WaitTimedOut(what: "unavailable") }
+        }
+        #expect(listener.isListening, "the listener still listens")
+        for _ in 0..<3 { #expect(try await getAll(loads).allSatisfy { $0 == "origin" }) }
+        #expect(loads.perKey == Dictionary(uniqueKeysWithValues: keys.map { ($0, 1) }))
+
+        // The listener stops too: what the instance loaded stays.
+        listening.cancel()
+        await listening.value
+        #expect(!listener.isListening)
+        #expect(try await getAll(loads).allSatisfy { $0 == "origin" })
+        #expect(loads.perKey == Dictionary(uniqueKeysWithValues: keys.map { ($0, 1) }))
+
+        // Reachable again: the loads made meanwhile give way to PostgreSQL's values.
+        listening = Task { await listener.run() }
+        proxy.restore()
+        try await eventually(within: .seconds(20), "the level to find the server") {
+          if !level.isAvailable { throw WaitTimedOut(what: "available") }
+        }
+        try await withTimeout(.seconds(20), "the listener") { await listener.waitUntilListening() }
+        loads = OriginLoads()
+        #expect(try await getAll(loads).allSatisfy { $0 == "stored" })
+        #expect(loads.perKey.isEmpty)
+
+        // Cut off again while the listener listens, then reachable again while it
+        // still listens: the loads of the outage are not served after it.
+        proxy.cut()
+        _ = await outcome(level.get("user0"))
+        try await eventually(within: .seconds(20), "the level to know") {
+          if level.isAvailable { throw WaitTimedOut(what: "unavailable") }
+        }
+        try await stored.remove("user1").value
+        #expect(try await getAll(loads).allSatisfy { $0 == "origin" })
+        proxy.restore()
+        try await eventually(within: .seconds(20), "the level to find the server") {
+          if !level.isAvailable { throw WaitTimedOut(what: "available") }
+        }
+        #expect(listener.isListening)
+        let after = try await getAll(OriginLoads())
+        #expect(
+          after[0] == "stored" && after[1] == "origin" && after[2...].allSatisfy { $0 == "stored" },
+          "\(after)")
+      }
+    }
+  }
+
   /// Runs `body` with a cluster of its own, removed afterwards whatever happens.
   func withCluster(_ body: (ThrowawayCluster) async throws -> Void) async throws {
     let cluster = try await ThrowawayCluster()

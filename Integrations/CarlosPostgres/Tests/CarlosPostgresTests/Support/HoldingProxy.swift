@@ -4,7 +4,8 @@ import Synchronization
 
 /// A TCP proxy on 127.0.0.1 in front of a server whose answers can be held back: the
 /// server has answered, the client has not heard it yet, as over a slow network or in
-/// a process starved of CPU.
+/// a process starved of CPU. It can also cut the way to the server, as a network
+/// partition of one client would.
 final class HoldingProxy: Sendable {
   /// The proxy's port.
   let port: Int
@@ -15,8 +16,11 @@ final class HoldingProxy: Sendable {
   private struct State {
     var holding = false
     var heldBytes = 0
-    var sockets: [Int32] = []
+    var sockets: Set<Int32> = []
     var closed = false
+    var cut = false
+    /// The pumps still running for each connection, by its client socket.
+    var pumping: [Int32: Int] = [:]
   }
 
   /// A proxy to port `target` of 127.0.0.1, accepting connections until ``close()``.
@@ -46,9 +50,22 @@ final class HoldingProxy: Sendable {
   /// How many bytes of the server's arrived while held.
   var heldBytes: Int { state.withLock { $0.heldBytes } }
 
+  /// Closes every connection, and each new one as soon as it is accepted, until
+  /// ``restore()``: to its clients the server is unreachable.
+  func cut() {
+    let sockets = state.withLock { state -> Set<Int32> in
+      state.cut = true
+      return state.sockets
+    }
+    for socket in sockets { shutdown(socket, Int32(SHUT_RDWR)) }
+  }
+
+  /// Lets new connections through to the server again.
+  func restore() { state.withLock { $0.cut = false } }
+
   /// Stops accepting and closes every connection.
   func close() {
-    let sockets = state.withLock { state -> [Int32] in
+    let sockets = state.withLock { state -> Set<Int32> in
       state.closed = true
       state.holding = false
       return state.sockets
@@ -70,16 +87,34 @@ final class HoldingProxy: Sendable {
         }
       }
       let open = state.withLock { state -> Bool in
-        state.sockets += [client, server]
-        return !state.closed
+        guard !state.closed, !state.cut, connected else { return false }
+        state.sockets.formUnion([client, server])
+        return true
       }
-      guard connected, open else {
+      guard open else {
         Glibc.close(client)
         Glibc.close(server)
         continue
       }
-      Thread.detachNewThread { [self] in pump(from: client, to: server, holdable: false) }
-      Thread.detachNewThread { [self] in pump(from: server, to: client, holdable: true) }
+      // The second pump to end closes both sockets.
+      let finished: @Sendable () -> Void = { [self] in
+        state.withLock { state in
+          state.pumping[client, default: 2] -= 1
+          guard state.pumping[client] == 0 else { return }
+          state.pumping[client] = nil
+          state.sockets.subtract([client, server])
+          Glibc.close(client)
+          Glibc.close(server)
+        }
+      }
+      Thread.detachNewThread { [self] in
+        pump(from: client, to: server, holdable: false)
+        finished()
+      }
+      Thread.detachNewThread { [self] in
+        pump(from: server, to: client, holdable: true)
+        finished()
+      }
     }
   }
 
