@@ -229,18 +229,21 @@ where Upper.OutputType == Data, Upper.KeyType: StringConvertible & Hashable {
     _ key: KeyType, upper writeUpper: (Upper) -> Future<Void>,
     lower writeLower: (PostgresCacheLevel<KeyType>) -> Future<Void>
   ) -> Future<Void> {
-    state.withLock { state in
+    let (written, isOutage) = state.withLock { state in
       followAvailability(&state)
+      if state.isOutage { return (writeLower(lower), true) }
       state.bumpedAt[stripe(key)] = .now
       let lowerWrite = writeLower(lower)
-      guard state.isOpen, !state.isOutage else {
-        // `upper` may hold a load made during an outage: it must not outlive the write.
-        upper.remove(key)
-        return lowerWrite
-      }
+      // While the listener is down (and no outage), `upper` is empty and bypassed.
+      guard state.isOpen else { return (lowerWrite, false) }
       track(key, &state)
-      return writeUpper(upper).zip(lowerWrite).map { _ in () }
+      return (writeUpper(upper).zip(lowerWrite).map { _ in () }, false)
     }
+    guard isOutage else { return written }
+    // Fails at once, unless PostgreSQL answers again meanwhile: a failed write leaves
+    // the outage's loads alone; an acknowledged one drops the key's load (and any in
+    // flight) before it is acknowledged.
+    return written.map { [self] in state.withLock { drop(key, &$0) } }
   }
 
   /// Now, when `upper` may be served (the listener listens and is up to date, or

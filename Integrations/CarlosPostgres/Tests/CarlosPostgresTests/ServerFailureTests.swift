@@ -274,7 +274,7 @@ struct ServerFailureTests {
   }
 
   @Test(
-    "while only this instance cannot reach PostgreSQL, its loads are kept whether or not its listener noticed: the origin sees each key once; once it is reachable, PostgreSQL's values are served"
+    "while only this instance cannot reach PostgreSQL, its loads are kept whether or not its listener noticed, and failed writes leave them: the origin sees each key once; once it is reachable, PostgreSQL's values are served"
   )
   func outageLoadsAreKeptBeforeTheListenerStops() async throws {
     try await PostgresTestServer.withClient { shared in
@@ -329,6 +329,13 @@ struct ServerFailureTests {
         }
         #expect(listener.isListening, "the listener still listens")
         for _ in 0..<3 { #expect(try await getAll(loads).allSatisfy { $0 == "origin" }) }
+        #expect(loads.perKey == Dictionary(uniqueKeysWithValues: keys.map { ($0, 1) }))
+        // Writes fail at once and leave the loads alone.
+        for key in keys {
+          let write = await outcome(cache.set(Data("new".utf8), forKey: key))
+          #expect(write.failure as? PostgresCacheLevelError == .unavailable(operation: "set"))
+        }
+        #expect(try await getAll(loads).allSatisfy { $0 == "origin" })
         #expect(loads.perKey == Dictionary(uniqueKeysWithValues: keys.map { ($0, 1) }))
 
         // The listener stops too: what the instance loaded stays.
