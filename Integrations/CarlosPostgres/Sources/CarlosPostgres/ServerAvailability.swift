@@ -76,7 +76,9 @@ final class ServerAvailability: Sendable {
           succeeded()
           probing.store(false, ordering: .releasing)
           if down.exchange(false, ordering: .acquiringAndReleasing) {
-            CarlosLogger.log("PostgreSQL answers again", .info, metadata: ["level": name])
+            WarningLimiter.shared.warn(
+              "PostgreSQL answers again", kind: "server answers again", level: .info,
+              metadata: ["level": name])
           }
           return
         }

@@ -1,9 +1,10 @@
 import Carlos
 import Foundation
 
-/// Keeps repeated warnings from flooding the log: at most one line per second for
-/// each kind of warning; the next line of a kind tells how many of that kind were
-/// left out since the previous one.
+/// Keeps repeated warnings (and the notes that pair with them, such as a server
+/// answering again) from flooding the log: at most one line per second for each
+/// kind; the next line of a kind tells how many of that kind were left out since
+/// the previous one.
 final class WarningLimiter: Sendable {
   /// The limiter every type of the module uses.
   static let shared = WarningLimiter()
@@ -17,17 +18,27 @@ final class WarningLimiter: Sendable {
   }
 
   private let kinds = Locked<[String: Kind]>([:])
+  private let write: @Sendable (String, CarlosLogger.Level, [String: String]) -> Void
 
-  /// A limiter writing at most one line per `interval` for each kind.
-  init(interval: Duration = .seconds(1)) {
+  /// A limiter writing at most one line per `interval` for each kind, through
+  /// `write` (Carlos's log by default).
+  init(
+    interval: Duration = .seconds(1),
+    write: @escaping @Sendable (String, CarlosLogger.Level, [String: String]) -> Void = {
+      CarlosLogger.log($0, $1, metadata: $2)
+    }
+  ) {
     self.interval = interval
+    self.write = write
   }
 
-  /// Writes `message` as a warning unless a line of `kind` was written less than
-  /// ``interval`` ago (then only counts it); returns whether it wrote.
+  /// Writes `message` at `level` (a warning by default) unless a line of `kind` was
+  /// written less than ``interval`` ago (then only counts it); returns whether it
+  /// wrote.
   @discardableResult
   func warn(
-    _ message: @autoclosure () -> String, kind: String, metadata: [String: String] = [:]
+    _ message: @autoclosure () -> String, kind: String, level: CarlosLogger.Level = .warning,
+    metadata: [String: String] = [:]
   ) -> Bool {
     let now = ContinuousClock.now
     let leftOut = kinds.withLock { kinds -> Int? in
@@ -41,7 +52,7 @@ final class WarningLimiter: Sendable {
     }
     guard let leftOut else { return false }
     let suffix = leftOut > 0 ? " (\(leftOut) more like it left out)" : ""
-    CarlosLogger.log(message() + suffix, .warning, metadata: metadata)
+    write(message() + suffix, level, metadata)
     return true
   }
 }
