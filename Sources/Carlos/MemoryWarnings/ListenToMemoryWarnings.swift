@@ -8,6 +8,12 @@ extension CacheLevel {
   ///
   /// A composed level passes the warning on to every level inside it. The
   /// level runs `onMemoryWarning()` on the thread that posts the warning.
+  ///
+  /// On Linux there is no system-wide memory warning: the application, or a
+  /// ``MemoryPressureMonitor``, posts one. On Apple platforms the level also hears
+  /// the system's memory pressure (a dispatch memory-pressure source, and UIKit's
+  /// memory-warning notification where UIKit exists); that code is not built by
+  /// this project's CI, which runs on Linux only.
   public func listenToMemoryWarnings(
     notificationCenter: NotificationCenter = .default
   ) -> MemoryWarningToken {
@@ -18,7 +24,13 @@ extension CacheLevel {
     ) { _ in
       self.onMemoryWarning()
     }
-    return MemoryWarningToken(center: notificationCenter, observer: observer)
+    #if canImport(Darwin)
+      let system = SystemMemoryPressure.watch { self.onMemoryWarning() }
+      return MemoryWarningToken(
+        center: notificationCenter, observer: observer, stopSystem: { system.stop() })
+    #else
+      return MemoryWarningToken(center: notificationCenter, observer: observer)
+    #endif
   }
 }
 

@@ -10,10 +10,16 @@ public final class MemoryWarningToken: Sendable {
   private let center: NotificationCenter
   /// The center's observer; `nil` once unsubscribed.
   private let observer: Lock<(any NSObjectProtocol)?>
+  /// Stops the watch of the system's memory pressure (Apple platforms only).
+  private let stopSystem: @Sendable () -> Void
 
-  init(center: NotificationCenter, observer: sending any NSObjectProtocol) {
+  init(
+    center: NotificationCenter, observer: sending any NSObjectProtocol,
+    stopSystem: @escaping @Sendable () -> Void = {}
+  ) {
     self.center = center
     self.observer = Lock(observer)
+    self.stopSystem = stopSystem
   }
 
   /// Whether the level still listens.
@@ -28,6 +34,9 @@ public final class MemoryWarningToken: Sendable {
       observer = nil
       return removed
     }
-    if let removed { center.removeObserver(removed) }
+    if let removed {
+      center.removeObserver(removed)
+      stopSystem()
+    }
   }
 }
