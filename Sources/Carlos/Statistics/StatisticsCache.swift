@@ -49,7 +49,9 @@ public final class StatisticsCache<Inner: CacheLevel>: CacheLevel, CacheStatisti
     }
   }
 
-  /// Counts the outcome of `request`, and its duration when it did not complete at once.
+  /// Counts the outcome of `request`, and its duration when it did not complete at
+  /// once; the future returned completes only once the outcome is counted, so whoever
+  /// waits for it sees it in ``statistics``.
   @inlinable
   func record<T: Sendable>(_ request: Future<T>) -> Future<T> {
     if let result = request.result {
@@ -57,14 +59,17 @@ public final class StatisticsCache<Inner: CacheLevel>: CacheLevel, CacheStatisti
       return request
     }
     let start = DispatchTime.now().uptimeNanoseconds
+    let recorded = Promise<T>()
+    recorded.onCancel { request.cancel() }
     request.onCompletion { [recorder] result in
       let elapsed = Int(clamping: DispatchTime.now().uptimeNanoseconds &- start)
       let succeeded: Bool
       if case .success = result { succeeded = true } else { succeeded = false }
       if succeeded { recorder.recordHit() } else { recorder.recordMiss() }
       recorder.recordLoad(succeeded: succeeded, nanoseconds: elapsed)
+      recorded.complete(result)
     }
-    return request
+    return recorded.future
   }
 
   /// Stores `value` in the wrapped level.

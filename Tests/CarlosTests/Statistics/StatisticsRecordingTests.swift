@@ -70,6 +70,21 @@ struct StatisticsRecordingTests {
     #expect(loads.totalLoadTime > .zero)
   }
 
+  @Test(
+    "a get that did not answer at once is counted before its caller resumes (CI under ThreadSanitizer once read 0 hits after the await)"
+  )
+  func countedBeforeTheCallerResumes() async throws {
+    let recorded = ActorStore(["1": "one"]).recordingStatistics()
+    for count in 1...2_000 {
+      _ = try await recorded.get("1")
+      let statistics = recorded.statistics
+      guard statistics.hitCount == count else {
+        Issue.record("after \(count) gets: \(statistics)")
+        return
+      }
+    }
+  }
+
   @Test("after a concurrent run, hits plus misses equal the gets issued")
   func concurrentTotals() async {
     let memory = MemoryCacheLevel<Int, Int>(capacity: 100)
