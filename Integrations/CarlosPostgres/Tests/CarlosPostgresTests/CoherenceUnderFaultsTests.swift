@@ -209,12 +209,9 @@ struct CoherenceUnderFaultsTests {
     arguments: ["get(_:orLoad:)", "get(_:through:orLoad:)"])
   func lateJoinerOfASlowRead(path: String) async throws {
     try await PostgresTestServer.withClient { shared in
-      let server = try #require(URLComponents(string: try PostgresTestServer.url()))
-      let proxy = try HoldingProxy(to: server.port ?? 5432)
+      let (proxy, url) = try HoldingProxy.toTestServer()
       defer { proxy.close() }
-      var throughProxy = server
-      throughProxy.port = proxy.port
-      let slow = try DatabaseURL.configuration(try #require(throughProxy.string), connections: 1)
+      let slow = try DatabaseURL.configuration(url, connections: 1)
       try await PostgresTestServer.withRunningClient(slow) { slowClient in
         let namespace = PostgresTestServer.namespace()
         let levelA = try PostgresCacheLevel<String>(

@@ -278,12 +278,9 @@ struct ServerFailureTests {
   )
   func outageLoadsAreKeptBeforeTheListenerStops() async throws {
     try await PostgresTestServer.withClient { shared in
-      let server = try #require(URLComponents(string: try PostgresTestServer.url()))
-      let proxy = try HoldingProxy(to: server.port ?? 5432)
+      let (proxy, url) = try HoldingProxy.toTestServer()
       defer { proxy.close() }
-      var throughProxy = server
-      throughProxy.port = proxy.port
-      var cutOff = try DatabaseURL.configuration(try #require(throughProxy.string))
+      var cutOff = try DatabaseURL.configuration(url)
       cutOff.options.connectTimeout = .milliseconds(200)
       try await PostgresTestServer.withRunningClient(cutOff) { client in
         let namespace = PostgresTestServer.namespace()

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import Testing
 
 /// A TCP proxy on 127.0.0.1 in front of a server whose answers can be held back: the
 /// server has answered, the client has not heard it yet, as over a slow network or in
@@ -39,6 +40,15 @@ final class HoldingProxy: Sendable {
     guard bound else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
     port = Int(UInt16(bigEndian: address.sin_port))
     Thread.detachNewThread { [self] in acceptConnections() }
+  }
+
+  /// A proxy in front of the test server, and the test server's URL with the
+  /// proxy's port: a client made from it goes through the proxy.
+  static func toTestServer() throws -> (proxy: HoldingProxy, url: String) {
+    var server = try #require(URLComponents(string: try PostgresTestServer.url()))
+    let proxy = try HoldingProxy(to: server.port ?? 5432)
+    server.port = proxy.port
+    return (proxy, try #require(server.string))
   }
 
   /// From now on, the server's bytes wait in the proxy.
