@@ -9,15 +9,14 @@ let package = Package(
   platforms: [.macOS(.v15)],
   dependencies: [
     // Named, so that products can say `package: "Carlos"` whatever the clone's folder is called.
-    .package(name: "Carlos", path: ".."),
+    // The Observability trait: CarlosTracing, for the cost of `traced()` when tracing is off.
+    .package(name: "Carlos", path: "..", traits: ["Observability"]),
     .package(
       url: "https://github.com/ordo-one/package-benchmark",
       from: "1.38.1",
       traits: ["MallocInterposer"]
     ),
     .package(url: "https://github.com/apple/swift-nio", "2.101.2"..<"2.102.0"),
-    // CarlosTracing, for the cost of `traced()` when tracing is off.
-    .package(path: "../Integrations/CarlosObservability"),
   ],
   targets: [
     // The benchmark plugin runs every executable target whose folder sits in `Benchmarks/`.
@@ -29,7 +28,7 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOEmbedded", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
-        .product(name: "CarlosTracing", package: "CarlosObservability"),
+        .product(name: "CarlosTracing", package: "Carlos"),
         "Baselines",
       ],
       path: "Benchmarks/CarlosBenchmarks",

@@ -18,7 +18,9 @@ out=${FUZZ_OUT:-.build-fuzz}
 mkdir -p "$out/modules" "$out/bin"
 # lld: the default gold linker warns about every AddressSanitizer helper symbol.
 flags=(-swift-version 6 -O -sanitize=fuzzer,address -parse-as-library -package-name CarlosFuzz
-  -warnings-as-errors -use-ld=lld)
+  -warnings-as-errors -use-ld=lld
+  # The integrations' files it takes compile only with their package traits on.
+  -D HTTPCaching -D Postgres -D Crypto)
 
 # Whether `product` is missing or older than a file under the given folders.
 stale() {

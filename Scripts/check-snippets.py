@@ -2,34 +2,35 @@
 """Type-checks every Swift snippet of the documentation.
 
 Extracts each ```swift block from README.md, MIGRATION.md, the READMEs of the
-Integrations packages (Integrations/*/README.md) and the DocC articles, and type-checks it as the main file of a program (one without
+integrations (Integrations/*/README.md) and the DocC articles, and type-checks it as the main file of a program (one without
 an import line as if it began with `import Carlos` and `import Foundation`), next to
 Scripts/Snippets/Prelude.swift (the names a snippet uses as "yours": an origin, a
 token...). A snippet that starts with `// swift-tools-version` is a package manifest
-and is checked against PackageDescription. A snippet of an Integrations package's
-README sees that package's modules too (build it first:
-`swift build --package-path Integrations/<Package>`, or build them all into one
-folder and name it in INTEGRATIONS_SCRATCH).
+and is checked against PackageDescription. A snippet of an integration's README sees
+the integrations' modules too: those of the folder INTEGRATIONS_SCRATCH names, else of
+.build-integrations (`swift build --enable-all-traits --scratch-path .build-integrations`;
+the applications' build below also puts them there).
 
-    Scripts/check-snippets.py            # after `swift build` (and the Integrations builds)
+    Scripts/check-snippets.py            # after `swift build` (and the build with traits)
     Scripts/check-snippets.py --list     # print the snippets it finds
 
-An Integrations README's manifest that depends on the checkout by path
-(`.package(path: "../Carlos/Integrations/...")`, as an application next to the
-checkout would) is also built as that application, first: every such manifest's
-executable target becomes a target of one throwaway package (one build: SwiftPM
-removes from a scratch folder the checkouts that the package it builds does not use),
-with the manifest's `.product` lines, the README's snippet that starts with
-`// Sources/<Target>/main.swift` or else a main.swift importing every product, and the
-manifests' `.package` lines, their `../Carlos` paths pointed at this checkout and
-`package: "Carlos"` at the identity SwiftPM gives this checkout (its folder's name).
-Each manifest must declare the packages its products name. The build goes to
-INTEGRATIONS_SCRATCH when set (where the packages' modules already are), else to
-Integrations/.build-readme-apps. `--no-apps` skips it.
+A README's manifest that depends on Carlos by URL
+(`.package(url: "https://github.com/<owner>/Carlos.git", from: …, traits: […])`, as an
+application would) is also built as that application, first, against a clone of this
+checkout's HEAD tagged with the version in VERSION, by `file://` URL and version:
+every such manifest's executable target becomes a target of one throwaway package (one
+build: SwiftPM removes from a scratch folder the checkouts that the package it builds
+does not use), with the manifest's `.product` lines, the README's snippet that starts
+with `// Sources/<Target>/main.swift` or else a main.swift importing every product,
+the manifests' `.package` lines and every trait any of them turns on. Each manifest
+must declare the packages its products name and turn on the trait of each Carlos
+product it uses. The CarlosHummingbird README's server is then run and asked twice.
+The build goes to INTEGRATIONS_SCRATCH when set, else to .build-integrations.
+`--no-apps` skips it.
 
 Exits non-zero, printing the compiler's errors, when a snippet does not compile or
 draws a warning (such as an `await` on a call that does not wait), or when such an
-application does not build.
+application does not build or run.
 """
 import glob
 import os
@@ -67,15 +68,11 @@ def swiftc():
 
 def package_build(name):
     """The build folder whose modules a snippet of document `name` sees: for a README
-    of an Integrations package, that package's `.build`, or the folder the
-    environment's INTEGRATIONS_SCRATCH names (every package built into one, as CI
-    does); the root package's otherwise."""
+    of an integration, the folder INTEGRATIONS_SCRATCH names, else .build-integrations
+    (built with every trait on); the root package's `.build` otherwise."""
     parts = name.split("/")
     if len(parts) in (3, 4) and parts[0] == "Integrations":
-        shared = os.environ.get("INTEGRATIONS_SCRATCH")
-        if shared:
-            return os.path.join(ROOT, shared)
-        return os.path.join(ROOT, *parts[:-1], ".build")
+        return os.path.join(ROOT, os.environ.get("INTEGRATIONS_SCRATCH", ".build-integrations"))
     return os.path.join(ROOT, ".build")
 
 
@@ -121,15 +118,14 @@ def check(name, line, code, scratch):
     return True
 
 
-CHECKOUT_PATH = re.compile(r'\.package\(path: "\.\./Carlos((?:/[^"]*)?)"\)')
+CARLOS_URL = "https://github.com/<owner>/Carlos.git"
+CARLOS_LINE = re.compile(r'\.package\(url: "' + re.escape(CARLOS_URL) + r'", from: "([^"]+)"(?:, traits: \[([^\]]*)\])?\)')
 APP_SOURCE = re.compile(r"^// (Sources/(\w+)/\w+\.swift)\n")
 
 
 def applications(name):
-    """The manifests of document `name` (an Integrations README) that depend on the
-    checkout by path, each with the README's snippets of its sources."""
-    if not name.startswith("Integrations/"):
-        return []
+    """The manifests of document `name` that depend on Carlos by URL, each with the
+    document's snippets of its sources."""
     found = list(snippets(name))
     sources = {}
     for _, code in found:
@@ -137,7 +133,7 @@ def applications(name):
         if match:
             sources[match.group(1)] = code
     return [(line, code, sources) for line, code in found
-            if code.lstrip().startswith("// swift-tools-version") and CHECKOUT_PATH.search(code)]
+            if code.lstrip().startswith("// swift-tools-version") and CARLOS_URL in code]
 
 
 PACKAGE_LINE = re.compile(r'^ *(\.package\((?:url|path): "([^"]+)"[^\n]*\)),?$', re.M)
@@ -148,41 +144,90 @@ def identity(location):
     return os.path.basename(location.rstrip("/")).removesuffix(".git").lower()
 
 
+def root_manifest():
+    return open(os.path.join(ROOT, "Package.swift")).read()
+
+
+def product_traits():
+    """Each library product of the root manifest with the trait it needs (the comment
+    `// Trait "…"` above it; none for the core's), and the traits each trait turns on."""
+    manifest = root_manifest()
+    needs, current = {}, None
+    products = manifest[manifest.index("products: ["):manifest.index("traits: traits")]
+    for line in re.sub(r"\(\s*\n\s*", "(", products).split("\n"):
+        if "// Trait" in line:
+            current = re.search(r'"(\w+)"', line).group(1)
+        for product in re.findall(r'\.library\(name: "(\w+)"', line):
+            needs[product] = current
+    implied = {}
+    for trait, enabled in re.findall(r'name: "(\w+)",(?:[^()]|\([^()]*\))*?enabledTraits: \[([^\]]*)\]',
+                                     manifest):
+        implied[trait] = set(re.findall(r'"(\w+)"', enabled))
+    return needs, implied
+
+
 def umbrella_products():
-    """The Integrations products that gather modules of other names (no module to import)."""
-    umbrellas = set()
-    for manifest_path in glob.glob(os.path.join(ROOT, "Integrations", "*", "Package.swift")):
-        manifest = open(manifest_path).read()
-        targets = set(re.findall(r'\.(?:t|executableT)arget\(\s*name: "(\w+)"', manifest))
-        umbrellas |= set(re.findall(r'\.library\(\s*name: "(\w+)"', manifest)) - targets
-    return umbrellas
+    """The root's library products that gather modules of other names (no module to import)."""
+    manifest = root_manifest()
+    targets = set(re.findall(r'\.(?:t|executableT|testT)arget\(\s*name: "(\w+)"', manifest))
+    return set(re.findall(r'\.library\(\s*name: "(\w+)"', manifest)) - targets
+
+
+def missing_traits(manifest):
+    """The products of Carlos that `manifest` uses without turning their trait on."""
+    needs, implied = product_traits()
+    match = CARLOS_LINE.search(manifest)
+    on = set(re.findall(r'"(\w+)"', match.group(2) or "")) if match else set()
+    on |= {t for trait in on for t in implied.get(trait, ())}
+    return [(product, needs[product]) for product, package in PRODUCT.findall(manifest)
+            if package == "Carlos" and needs.get(product) and needs[product] not in on]
+
+
+def tagged_clone(folder):
+    """A clone of this checkout's HEAD in `folder`, tagged with the version in VERSION:
+    what an application fetches by URL. Returns its file:// URL and the version."""
+    version = open(os.path.join(ROOT, "VERSION")).read().strip()
+    clone = os.path.join(folder, "Carlos")
+    if subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"],
+                      capture_output=True, text=True).stdout.strip():
+        print("note: the tree has uncommitted changes; the applications build against HEAD")
+    subprocess.run(["git", "clone", "--quiet", ROOT, clone], check=True)
+    subprocess.run(["git", "-C", clone, "tag", version], check=True)
+    return f"file://{clone}", version
 
 
 def build_applications(apps):
     """Builds the applications of `apps` ((document, line, manifest, sources) each) as
-    one package, with one executable target per application: each target takes its
+    one package, against a tagged clone of this checkout fetched by `file://` URL and
+    version, with one executable target per application: each target takes its
     manifest's `.product` lines, the package takes every manifest's `.package` lines
-    (the highest `from:` where two differ). One package, because SwiftPM removes from a
-    scratch folder the checkouts that the package it builds does not use, and the next
-    build's new checkouts would compile again. That every `package:` a manifest's
-    products name is declared by that manifest's own `.package` lines is checked here.
-    Returns the number of applications that fail."""
+    (the highest `from:` where two differ, every trait any of them turns on). One
+    package, because SwiftPM removes from a scratch folder the checkouts that the
+    package it builds does not use. Checked here for each manifest on its own: that it
+    declares the packages its products name and turns on the trait of every Carlos
+    product it uses. Then the CarlosHummingbird README's server is run and asked twice,
+    as its README does. Returns the number of applications that fail."""
     failed = 0
-    checkout = os.path.basename(ROOT).lower()
     umbrellas = umbrella_products()
-    packages, targets = {}, []
+    packages, targets, traits = {}, [], set()
     for index, (name, line, manifest, sources) in enumerate(apps):
-        declared = {"carlos" if "../Carlos" == location else identity(location): line_
-                    for line_, location in PACKAGE_LINE.findall(manifest)
-                    for location in [location]}
+        declared = {identity(location): line_ for line_, location in PACKAGE_LINE.findall(manifest)}
         products = PRODUCT.findall(manifest)
         missing = sorted({package for _, package in products if package.lower() not in declared})
         if missing:
             print(f"✘ {name}:{line}: products of {', '.join(missing)}, which no `.package` line declares")
             failed += 1
             continue
+        for product, trait in missing_traits(manifest):
+            print(f"✘ {name}:{line}: uses {product} without the trait {trait}")
+            failed += 1
+        carlos = CARLOS_LINE.search(manifest)
+        if not carlos:
+            print(f"✘ {name}:{line}: its Carlos line is not `.package(url: \"{CARLOS_URL}\", from: …, traits: […])`")
+            failed += 1
+            continue
+        traits |= set(re.findall(r'"(\w+)"', carlos.group(2) or ""))
         for key, line_ in declared.items():
-            line_ = CHECKOUT_PATH.sub(lambda m: f'.package(path: "{ROOT}{m.group(1)}")', line_)
             version = re.search(r'from: "([^"]+)"', line_)
             old = packages.get(key)
             if old and version and re.search(r'from: "([^"]+)"', old):
@@ -194,21 +239,24 @@ def build_applications(apps):
             code = sources.get(f"Sources/{target}/main.swift",
                                "".join(f"import {product}\n" for product, _ in products
                                        if product not in umbrellas))
-            dependencies = [f'.product(name: "{product}", package: "{checkout if package == "Carlos" else package}")'
+            dependencies = [f'.product(name: "{product}", package: "{package}")'
                             for product, package in products]
             targets.append((f"{target}{index}", dependencies, code, name, line))
-    manifest = "\n".join(
-        ["// swift-tools-version: 6.1", "import PackageDescription", "",
-         "let package = Package(", '  name: "ReadmeApplications",', "  platforms: [.macOS(.v15)],",
-         "  dependencies: ["]
-        + [f"    {line_}," for line_ in packages.values()]
-        + ["  ],", "  targets: ["]
-        + [f'    .executableTarget(name: "{target}", dependencies: [{", ".join(deps)}]),'
-           for target, deps, _, _, _ in targets]
-        + ["  ]", ")", ""])
     shared = os.environ.get("INTEGRATIONS_SCRATCH")
-    scratch = os.path.join(ROOT, shared) if shared else os.path.join(ROOT, "Integrations", ".build-readme-apps")
+    scratch = os.path.join(ROOT, shared or ".build-integrations")
     with tempfile.TemporaryDirectory() as folder:
+        url, version = tagged_clone(folder)
+        on = ", ".join(f'"{trait}"' for trait in sorted(traits))
+        packages["carlos"] = f'.package(url: "{url}", from: "{version}", traits: [{on}])'
+        manifest = "\n".join(
+            ["// swift-tools-version: 6.1", "import PackageDescription", "",
+             "let package = Package(", '  name: "ReadmeApplications",', "  platforms: [.macOS(.v15)],",
+             "  dependencies: ["]
+            + [f"    {line_}," for line_ in packages.values()]
+            + ["  ],", "  targets: ["]
+            + [f'    .executableTarget(name: "{target}", dependencies: [{", ".join(deps)}]),'
+               for target, deps, _, _, _ in targets]
+            + ["  ]", ")", ""])
         app = os.path.join(folder, "ReadmeApplications")
         for target, _, code, _, _ in targets:
             os.makedirs(os.path.join(app, "Sources", target))
@@ -220,15 +268,44 @@ def build_applications(apps):
         result = subprocess.run(["swift", "build", "--package-path", app, "--scratch-path", scratch],
                                 capture_output=True, text=True, cwd=ROOT)
         seconds = time.monotonic() - start
-    if result.returncode != 0:
-        print(f"✘ the READMEs' applications do not build ({seconds:.0f} s):")
-        print(manifest)
-        print(result.stdout[-8000:] + result.stderr[-8000:])
-        return failed + len(targets)
-    for target, _, _, name, line in targets:
-        print(f"✔ {name}:{line}: its application builds (as target {target})")
-    print(f"the READMEs' applications built in {seconds:.0f} s")
+        if result.returncode != 0:
+            print(f"✘ the READMEs' applications do not build against {url} {version} ({seconds:.0f} s):")
+            print(manifest)
+            print(result.stdout[-8000:] + result.stderr[-8000:])
+            return failed + len(targets)
+        for target, _, _, name, line in targets:
+            print(f"✔ {name}:{line}: its application builds (as target {target})")
+        print(f"the READMEs' applications built against {url} {version} in {seconds:.0f} s")
+        server = [target for target, _, _, name, _ in targets
+                  if name == "Integrations/CarlosHummingbird/README.md" and target.startswith("MyServer")]
+        if server:
+            failed += run_server(os.path.join(scratch, "debug", server[0]), folder)
     return failed
+
+
+def run_server(binary, home):
+    """Runs the CarlosHummingbird README's server and counts two visits, as the README
+    shows: 1, then 2. Returns 1 when it does not answer so."""
+    environment = dict(os.environ, HOME=home, XDG_CACHE_HOME=os.path.join(home, ".cache"))
+    process = subprocess.Popen([binary], env=environment, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    try:
+        answers, deadline = [], time.monotonic() + 30
+        while len(answers) < 2 and time.monotonic() < deadline:
+            result = subprocess.run(["curl", "-s", "--max-time", "5", "-X", "PUT",
+                                     "http://127.0.0.1:8080/visits/home"], capture_output=True, text=True)
+            if result.returncode == 0:
+                answers.append(result.stdout.strip())
+            else:
+                time.sleep(0.5)
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    if answers != ["1", "2"]:
+        print(f"✘ the CarlosHummingbird README's server answered {answers}, not ['1', '2']")
+        return 1
+    print("✔ the CarlosHummingbird README's server runs: two visits counted 1, 2")
+    return 0
 
 
 def main():

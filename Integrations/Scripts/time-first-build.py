@@ -2,8 +2,9 @@
 """Times the first build of an Integrations README's application, as a new user meets it.
 
 Writes the README's manifest and its `// Sources/<Target>/main.swift` snippet into a
-fresh folder next to a link named `Carlos` to this checkout (so the manifest's
-`../Carlos` paths work as written), runs `swift build` there from an empty `.build`,
+fresh folder, with the manifest's Carlos URL pointed at a tagged clone of this
+checkout's HEAD (`file://`, the version in VERSION), runs `swift build` there from an
+empty `.build`,
 and prints the wall-clock and CPU (user + system) time with the load average before
 and after. Run it on an idle machine:
 
@@ -31,11 +32,12 @@ def main():
     document = f"Integrations/{sys.argv[1]}/README.md"
     apps = snippets.applications(document)
     if not apps:
-        sys.exit(f"{document} has no application manifest that depends on ../Carlos")
+        sys.exit(f"{document} has no application manifest that depends on Carlos by URL")
     line, manifest, sources = apps[0]
     name = re.search(r'name: "(\w+)"', manifest).group(1)
     with tempfile.TemporaryDirectory() as folder:
-        os.symlink(ROOT, os.path.join(folder, "Carlos"))
+        url, _ = snippets.tagged_clone(folder)
+        manifest = manifest.replace(snippets.CARLOS_URL, url)
         app = os.path.join(folder, name)
         os.makedirs(app)
         with open(os.path.join(app, "Package.swift"), "w") as f:

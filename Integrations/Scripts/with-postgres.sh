@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs a command against a throwaway PostgreSQL cluster:
 #
-#   Integrations/Scripts/with-postgres.sh swift test --package-path Integrations/CarlosPostgres
+#   Integrations/Scripts/with-postgres.sh swift test --traits Postgres --scratch-path .build-integrations \
+#     --filter CarlosPostgresTests
 #
 # Installs PostgreSQL from Debian's packages when it is missing (as root), creates a
 # cluster in a temporary folder, starts it on 127.0.0.1 on a free port (as the

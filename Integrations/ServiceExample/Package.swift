@@ -1,16 +1,10 @@
 // swift-tools-version: 6.1
-import Foundation
 import PackageDescription
-
-// The root package (Carlos) is a path dependency; SwiftPM names it after its folder,
-// which differs between checkouts, so the name is read from this file's location.
-let carlos = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-  .deletingLastPathComponent().deletingLastPathComponent().lastPathComponent.lowercased()
 
 // An end-to-end service (a program, not a library): a Hummingbird JSON endpoint that
 // reads through memory >>> PostgreSQL >>> an HTTP upstream, measured under load by
-// Scripts/load.py. It uses the CarlosPostgres, CarlosHTTP and CarlosHummingbird packages next to it,
-// and CarlosCrypto for carlos-encrypted-postgres-benchmark (what encryption costs a PostgreSQL get).
+// Scripts/load.py. It uses the root package with the traits Postgres, HTTP and Hummingbird,
+// and Crypto for carlos-encrypted-postgres-benchmark (what encryption costs a PostgreSQL get).
 let package = Package(
   name: "CarlosServiceExample",
   platforms: [.macOS(.v15)],
@@ -20,11 +14,8 @@ let package = Package(
       name: "carlos-encrypted-postgres-benchmark", targets: ["EncryptedPostgresBenchmark"]),
   ],
   dependencies: [
-    .package(path: "../.."),
-    .package(path: "../CarlosPostgres"),
-    .package(path: "../CarlosHTTP"),
-    .package(path: "../CarlosHummingbird"),
-    .package(path: "../CarlosCrypto"),
+    // Named, so that products can say `package: "Carlos"` whatever the clone's folder is called.
+    .package(name: "Carlos", path: "../..", traits: ["Postgres", "HTTP", "Hummingbird", "Crypto"]),
     .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
@@ -35,9 +26,9 @@ let package = Package(
     .target(
       name: "UserDirectory",
       dependencies: [
-        .product(name: "Carlos", package: carlos),
-        .product(name: "CarlosPostgres", package: "CarlosPostgres"),
-        .product(name: "CarlosHTTP", package: "CarlosHTTP"),
+        .product(name: "Carlos", package: "Carlos"),
+        .product(name: "CarlosPostgres", package: "Carlos"),
+        .product(name: "CarlosHTTP", package: "Carlos"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -47,9 +38,9 @@ let package = Package(
     .executableTarget(
       name: "EncryptedPostgresBenchmark",
       dependencies: [
-        .product(name: "Carlos", package: carlos),
-        .product(name: "CarlosPostgres", package: "CarlosPostgres"),
-        .product(name: "CarlosCrypto", package: "CarlosCrypto"),
+        .product(name: "Carlos", package: "Carlos"),
+        .product(name: "CarlosPostgres", package: "Carlos"),
+        .product(name: "CarlosCrypto", package: "Carlos"),
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
       ]),
@@ -57,10 +48,10 @@ let package = Package(
       name: "UserDirectoryTests",
       dependencies: [
         "UserDirectory",
-        .product(name: "Carlos", package: carlos),
-        .product(name: "CarlosPostgres", package: "CarlosPostgres"),
-        .product(name: "CarlosHummingbird", package: "CarlosHummingbird"),
-        .product(name: "CarlosHTTPCaching", package: "CarlosHTTP"),
+        .product(name: "Carlos", package: "Carlos"),
+        .product(name: "CarlosPostgres", package: "Carlos"),
+        .product(name: "CarlosHummingbird", package: "Carlos"),
+        .product(name: "CarlosHTTPCaching", package: "Carlos"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),

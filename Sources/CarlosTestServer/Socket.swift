@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 /// Thin wrappers around the POSIX socket calls the test server needs.
@@ -32,14 +32,14 @@ enum Socket {
   /// listening yet), and returns it with that port.
   static func bindLoopback() throws(TestServerError) -> (descriptor: Int32, port: UInt16) {
     #if canImport(Darwin)
-      let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+    let descriptor = socket(AF_INET, SOCK_STREAM, 0)
     #else
-      let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #endif
     guard descriptor >= 0 else { throw .socketCallFailed(call: "socket", errno: errno) }
     var address = sockaddr_in()
     #if canImport(Darwin)
-      address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+    address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
     #endif
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = 0
@@ -77,14 +77,14 @@ enum Socket {
   /// Accepts a pending connection, or returns `nil` when none is waiting.
   static func accept(_ listener: Int32) -> Int32? {
     #if canImport(Darwin)
-      let connection = Darwin.accept(listener, nil, nil)
+    let connection = Darwin.accept(listener, nil, nil)
     #else
-      let connection = Glibc.accept(listener, nil, nil)
+    let connection = Glibc.accept(listener, nil, nil)
     #endif
     guard connection >= 0 else { return nil }
     #if canImport(Darwin)
-      var on: Int32 = 1
-      setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+    var on: Int32 = 1
+    setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
     #endif
     return connection
   }
@@ -113,9 +113,9 @@ enum Socket {
   /// Sends every byte of `bytes`; returns `false` when the peer closed or the write failed.
   static func sendAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
     #if canImport(Darwin)
-      let flags: Int32 = 0
+    let flags: Int32 = 0
     #else
-      let flags = Int32(MSG_NOSIGNAL)
+    let flags = Int32(MSG_NOSIGNAL)
     #endif
     var offset = 0
     while offset < bytes.count {
@@ -145,9 +145,9 @@ enum Socket {
   /// Closes `descriptor`.
   static func close(_ descriptor: Int32) {
     #if canImport(Darwin)
-      _ = Darwin.close(descriptor)
+    _ = Darwin.close(descriptor)
     #else
-      _ = Glibc.close(descriptor)
+    _ = Glibc.close(descriptor)
     #endif
   }
 }

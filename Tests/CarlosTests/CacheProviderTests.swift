@@ -60,12 +60,14 @@ struct CacheProviderTests {
     defer { removeFolder(folder) }
     let url = server.url("/persistent")
     do {
-      let cache = CacheProvider.dataCache(folder: folder, fetcher: NetworkFetcher(timeout: patience))
+      let cache = CacheProvider.dataCache(
+        folder: folder, fetcher: NetworkFetcher(timeout: patience))
       _ = try await cache.get(url).value
     }
     server.stop()
 
-    let restarted = CacheProvider.dataCache(folder: folder, fetcher: NetworkFetcher(timeout: patience))
+    let restarted = CacheProvider.dataCache(
+      folder: folder, fetcher: NetworkFetcher(timeout: patience))
     let value = await eventually(restarted, url)
 
     #expect(value.map { String(decoding: $0, as: UTF8.self) } == "kept on disk")

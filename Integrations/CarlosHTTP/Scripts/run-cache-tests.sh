@@ -21,8 +21,8 @@ results=${2:-$package/Results/cache-tests.json}
 scratch=${SCRATCH_PATH:-$package/../.build-http}
 configuration=${CONFIGURATION:-debug}
 
-swift build -c "$configuration" --package-path "$package" --scratch-path "$scratch" --product carlos-caching-proxy
-proxy_binary=$(swift build -c "$configuration" --package-path "$package" --scratch-path "$scratch" --show-bin-path)/carlos-caching-proxy
+swift build -c "$configuration" --package-path "$package/../.." --traits HTTP --scratch-path "$scratch" --product carlos-caching-proxy
+proxy_binary=$(swift build -c "$configuration" --package-path "$package/../.." --traits HTTP --scratch-path "$scratch" --show-bin-path)/carlos-caching-proxy
 
 # What `npm run server` runs, started directly so that $! is the server itself.
 (cd "$suite" && npm_config_protocol=http npm_config_port=8000 \

@@ -58,7 +58,7 @@ VARNISHD=$(command -v varnishd || echo /usr/sbin/varnishd)
 if [ -z "${CARLOS_PROXY:-}" ]; then
   SCRATCH="$PACKAGE/../.build-throughput"
   if [ -z "${SKIP_BUILD:-}" ]; then
-    swift build -c release --package-path "$PACKAGE" --product carlos-caching-proxy \
+    swift build -c release --package-path "$PACKAGE/../.." --traits HTTP --product carlos-caching-proxy \
       --scratch-path "$SCRATCH" >&2
   fi
   CARLOS_PROXY="$SCRATCH/release/carlos-caching-proxy"

@@ -28,7 +28,7 @@ SCRATCH="$PACKAGE/../.build-throughput"
 
 command -v wrk >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y wrk >&2
 if [ -z "${SKIP_BUILD:-}" ]; then
-  swift build -c release --package-path "$PACKAGE" --product CarlosHummingbirdBenchmark \
+  swift build -c release --package-path "$PACKAGE/../.." --traits Hummingbird --product CarlosHummingbirdBenchmark \
     --scratch-path "$SCRATCH" >&2
 fi
 SERVER="$SCRATCH/release/CarlosHummingbirdBenchmark"

@@ -113,15 +113,15 @@ public final class UserDefaultsCacheLevel<
     home: String = FileManager.default.homeDirectoryForCurrentUser.path
   ) -> UserDefaultsCacheLevelError? {
     #if os(Linux) || os(Android)
-      var folder = home + "/.config"
-      if let configured = environment["XDG_CONFIG_HOME"], configured.hasPrefix("/") {
-        folder = configured
+    var folder = home + "/.config"
+    if let configured = environment["XDG_CONFIG_HOME"], configured.hasPrefix("/") {
+      folder = configured
+    }
+    for path in [folder, folder + "/" + name + ".plist"] {
+      if let (mode, owner) = SharedPathCheck.unsafe(path) {
+        return .unsafeFolder(path: path, mode: mode, owner: owner)
       }
-      for path in [folder, folder + "/" + name + ".plist"] {
-        if let (mode, owner) = SharedPathCheck.unsafe(path) {
-          return .unsafeFolder(path: path, mode: mode, owner: owner)
-        }
-      }
+    }
     #endif
     return nil
   }

@@ -25,11 +25,11 @@ extension CacheLevel {
       self.onMemoryWarning()
     }
     #if canImport(Darwin)
-      let system = SystemMemoryPressure.watch { self.onMemoryWarning() }
-      return MemoryWarningToken(
-        center: notificationCenter, observer: observer, stopSystem: { system.stop() })
+    let system = SystemMemoryPressure.watch { self.onMemoryWarning() }
+    return MemoryWarningToken(
+      center: notificationCenter, observer: observer, stopSystem: { system.stop() })
     #else
-      return MemoryWarningToken(center: notificationCenter, observer: observer)
+    return MemoryWarningToken(center: notificationCenter, observer: observer)
     #endif
   }
 }

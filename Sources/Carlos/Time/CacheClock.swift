@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Musl)
-  import Musl
+import Musl
 #endif
 
 /// Where a level reads the time, for expiry and entry metadata.
@@ -43,11 +43,11 @@ public struct SystemClock: CacheClock {
   @inlinable
   static func nanoseconds() -> Int64 {
     #if os(Linux)
-      var time = timespec()
-      clock_gettime(CLOCK_REALTIME_COARSE, &time)
-      return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
+    var time = timespec()
+    clock_gettime(CLOCK_REALTIME_COARSE, &time)
+    return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
     #else
-      return CacheInstant(Date()).nanoseconds
+    return CacheInstant(Date()).nanoseconds
     #endif
   }
 }

@@ -100,7 +100,7 @@ struct UserDefaultsCacheLevelTests {
 
     #expect(try await reopened.get("note").value == "kept")
     #if os(Linux)
-      #expect(suiteFiles(name).contains { FileManager.default.fileExists(atPath: $0) })
+    #expect(suiteFiles(name).contains { FileManager.default.fileExists(atPath: $0) })
     #endif
   }
 
@@ -180,69 +180,69 @@ struct UserDefaultsCacheLevelTests {
   }
 
   #if os(Linux)
-    @Test("the suite's file is readable and writable by its owner only")
-    func suiteFileIsPrivate() async throws {
-      let name = makeSuiteName()
-      defer { removeSuite(name) }
-      try await UserDefaultsCacheLevel<String, String>(name: name).set("v", forKey: "k").value
-      let file = try #require(suiteFiles(name).first { FileManager.default.fileExists(atPath: $0) })
-      let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
-      #expect(mode == 0o600)
+  @Test("the suite's file is readable and writable by its owner only")
+  func suiteFileIsPrivate() async throws {
+    let name = makeSuiteName()
+    defer { removeSuite(name) }
+    try await UserDefaultsCacheLevel<String, String>(name: name).set("v", forKey: "k").value
+    let file = try #require(suiteFiles(name).first { FileManager.default.fileExists(atPath: $0) })
+    let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+    #expect(mode == 0o600)
+  }
+
+  @Test("a suite file other users may write is refused, unless allowSharedFolder is set")
+  func sharedSuiteFileIsRefused() async throws {
+    let name = makeSuiteName()
+    defer { removeSuite(name) }
+    try await UserDefaultsCacheLevel<String, String>(name: name).set("v", forKey: "k").value
+    let file = try #require(suiteFiles(name).first { FileManager.default.fileExists(atPath: $0) })
+    try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: file)
+
+    let refused = UserDefaultsCacheLevel<String, String>(name: name)
+    let refusal = UserDefaultsCacheLevelError.unsafeFolder(
+      path: file, mode: 0o666, owner: UInt32(geteuid()))
+    await #expect(throws: refusal) { try await refused.get("k").value }
+    await #expect(throws: refusal) { try await refused.set("planted", forKey: "k").value }
+    #expect(refusal.description.contains("allowSharedFolder: true"))
+
+    let allowed = UserDefaultsCacheLevel<String, String>(name: name, allowSharedFolder: true)
+    #expect(try await allowed.get("k").value == "v")
+  }
+
+  @Test("a config folder other users may write, or another user owns, is refused")
+  func sharedConfigFolderIsRefused() throws {
+    let folder = FileManager.default.temporaryDirectory.path + "/carlos-config-\(UUID())"
+    try FileManager.default.createDirectory(
+      atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let check = { (environment: [String: String], home: String) in
+      UserDefaultsCacheLevel<String, String>.unsafeSuitePath(
+        "suite", environment: environment, home: home)
     }
-
-    @Test("a suite file other users may write is refused, unless allowSharedFolder is set")
-    func sharedSuiteFileIsRefused() async throws {
-      let name = makeSuiteName()
-      defer { removeSuite(name) }
-      try await UserDefaultsCacheLevel<String, String>(name: name).set("v", forKey: "k").value
-      let file = try #require(suiteFiles(name).first { FileManager.default.fileExists(atPath: $0) })
-      try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: file)
-
-      let refused = UserDefaultsCacheLevel<String, String>(name: name)
+    #expect(check(["XDG_CONFIG_HOME": folder], "/nonexistent") == nil)
+    for mode in [0o777, 0o770, 0o1777] {
+      try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: folder)
       let refusal = UserDefaultsCacheLevelError.unsafeFolder(
-        path: file, mode: 0o666, owner: UInt32(geteuid()))
-      await #expect(throws: refusal) { try await refused.get("k").value }
-      await #expect(throws: refusal) { try await refused.set("planted", forKey: "k").value }
-      #expect(refusal.description.contains("allowSharedFolder: true"))
-
-      let allowed = UserDefaultsCacheLevel<String, String>(name: name, allowSharedFolder: true)
-      #expect(try await allowed.get("k").value == "v")
-    }
-
-    @Test("a config folder other users may write, or another user owns, is refused")
-    func sharedConfigFolderIsRefused() throws {
-      let folder = FileManager.default.temporaryDirectory.path + "/carlos-config-\(UUID())"
+        path: folder, mode: UInt32(mode), owner: UInt32(geteuid()))
+      #expect(check(["XDG_CONFIG_HOME": folder], "/nonexistent") == refusal)
+      // Without XDG_CONFIG_HOME (or with a relative one), the folder is ~/.config.
       try FileManager.default.createDirectory(
-        atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-      defer { try? FileManager.default.removeItem(atPath: folder) }
-      let check = { (environment: [String: String], home: String) in
-        UserDefaultsCacheLevel<String, String>.unsafeSuitePath(
-          "suite", environment: environment, home: home)
-      }
-      #expect(check(["XDG_CONFIG_HOME": folder], "/nonexistent") == nil)
-      for mode in [0o777, 0o770, 0o1777] {
-        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: folder)
-        let refusal = UserDefaultsCacheLevelError.unsafeFolder(
-          path: folder, mode: UInt32(mode), owner: UInt32(geteuid()))
-        #expect(check(["XDG_CONFIG_HOME": folder], "/nonexistent") == refusal)
-        // Without XDG_CONFIG_HOME (or with a relative one), the folder is ~/.config.
-        try FileManager.default.createDirectory(
-          atPath: folder + "/home/.config", withIntermediateDirectories: true,
-          attributes: [.posixPermissions: mode])
-        try FileManager.default.setAttributes(
-          [.posixPermissions: mode], ofItemAtPath: folder + "/home/.config")
-        #expect(
-          check(["XDG_CONFIG_HOME": "relative"], folder + "/home")
-            == .unsafeFolder(
-              path: folder + "/home/.config", mode: UInt32(mode), owner: UInt32(geteuid())))
-      }
-      if geteuid() == 0 {
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder)
-        #expect(chown(folder, 65534, 65534) == 0)
-        #expect(
-          check(["XDG_CONFIG_HOME": folder], "/nonexistent")
-            == .unsafeFolder(path: folder, mode: 0o700, owner: 65534))
-      }
+        atPath: folder + "/home/.config", withIntermediateDirectories: true,
+        attributes: [.posixPermissions: mode])
+      try FileManager.default.setAttributes(
+        [.posixPermissions: mode], ofItemAtPath: folder + "/home/.config")
+      #expect(
+        check(["XDG_CONFIG_HOME": "relative"], folder + "/home")
+          == .unsafeFolder(
+            path: folder + "/home/.config", mode: UInt32(mode), owner: UInt32(geteuid())))
     }
+    if geteuid() == 0 {
+      try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder)
+      #expect(chown(folder, 65534, 65534) == 0)
+      #expect(
+        check(["XDG_CONFIG_HOME": folder], "/nonexistent")
+          == .unsafeFolder(path: folder, mode: 0o700, owner: 65534))
+    }
+  }
   #endif
 }

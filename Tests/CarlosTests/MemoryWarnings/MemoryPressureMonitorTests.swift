@@ -157,11 +157,11 @@ struct MemoryPressureMonitorTests {
   }
 
   #if os(Linux)
-    @Test("on Linux the system reading finds a limit")
-    func systemReading() {
-      let reading = MemoryPressureMonitor.systemReading()
-      #expect(reading != nil)
-      #expect((reading?.limitBytes ?? 0) > 0)
-    }
+  @Test("on Linux the system reading finds a limit")
+  func systemReading() {
+    let reading = MemoryPressureMonitor.systemReading()
+    #expect(reading != nil)
+    #expect((reading?.limitBytes ?? 0) > 0)
+  }
   #endif
 }

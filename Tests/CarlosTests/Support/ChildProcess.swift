@@ -2,9 +2,9 @@ import Carlos
 import Foundation
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 /// A program run as a child process whose standard output is collected line by
@@ -57,9 +57,9 @@ final class ChildProcess: Sendable {
     _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
 
     #if canImport(Glibc)
-      var actions = posix_spawn_file_actions_t()
+    var actions = posix_spawn_file_actions_t()
     #else
-      var actions: posix_spawn_file_actions_t?
+    var actions: posix_spawn_file_actions_t?
     #endif
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 #if canImport(FoundationNetworking)
-  import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// The loopback server the network tests rely on.

@@ -1,3 +1,4 @@
+#if Crypto
 import Crypto
 import Foundation
 
@@ -87,3 +88,4 @@ public struct CacheEncryption: Sendable {
     }
   }
 }
+#endif

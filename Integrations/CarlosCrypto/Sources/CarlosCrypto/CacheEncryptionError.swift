@@ -1,3 +1,4 @@
+#if Crypto
 /// Why a key ring could not be made, or why a stored value was not opened.
 ///
 /// A value that is not opened is never returned: the encrypted level answers a miss
@@ -32,3 +33,4 @@ public enum CacheEncryptionError: Error, Equatable, Sendable, CustomStringConver
     }
   }
 }
+#endif

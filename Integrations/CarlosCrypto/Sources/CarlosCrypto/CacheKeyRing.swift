@@ -1,3 +1,4 @@
+#if Crypto
 import Crypto
 import Foundation
 
@@ -49,3 +50,4 @@ public struct CacheKeyRing: Sendable {
     return keys[envelope.keyID]
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Crypto
 import Carlos
 import Foundation
 
@@ -110,3 +111,4 @@ public func =>> <Inner: CacheLevel>(
 
 /// An object whose only use is its identity.
 private final class Identity: Sendable {}
+#endif

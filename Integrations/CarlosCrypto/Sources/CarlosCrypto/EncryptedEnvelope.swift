@@ -1,3 +1,4 @@
+#if Crypto
 import Foundation
 
 /// The stored form of an encrypted value:
@@ -90,3 +91,4 @@ struct EncryptedEnvelope {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Crypto
 // What encryption costs a get, in one run, best of 5 rounds, the order alternating:
 //
 //   swift run -c release --package-path Integrations/CarlosCrypto CarlosCryptoBenchmark [KEYS]
@@ -84,3 +85,12 @@ nonisolated func benchmark() async throws {
 }
 
 try await benchmark()
+#else
+import Foundation
+
+FileHandle.standardError.write(
+  Data(
+    "CarlosCryptoBenchmark is built only with the package trait Crypto: swift run --traits Crypto CarlosCryptoBenchmark\n"
+      .utf8))
+exit(2)
+#endif

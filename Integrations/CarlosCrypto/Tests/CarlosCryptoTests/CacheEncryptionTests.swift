@@ -1,3 +1,4 @@
+#if Crypto
 import CarlosCrypto
 import Crypto
 import Foundation
@@ -91,3 +92,4 @@ struct CacheEncryptionTests {
     }
   }
 }
+#endif

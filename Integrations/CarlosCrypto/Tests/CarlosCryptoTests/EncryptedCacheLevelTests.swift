@@ -1,3 +1,4 @@
+#if Crypto
 import Carlos
 import CarlosCrypto
 import Crypto
@@ -122,3 +123,4 @@ struct EncryptedCacheLevelTests {
     await #expect(throws: FetchError.valueNotInCache) { try await sealed.get("k") }
   }
 }
+#endif

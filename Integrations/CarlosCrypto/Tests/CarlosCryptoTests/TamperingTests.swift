@@ -1,3 +1,4 @@
+#if Crypto
 import CarlosCrypto
 import Crypto
 import Foundation
@@ -99,3 +100,4 @@ struct TamperingTests {
     #expect(kinds.count == 7 && kinds.values.allSatisfy { $0 > 1_200 }, "\(kinds)")
   }
 }
+#endif

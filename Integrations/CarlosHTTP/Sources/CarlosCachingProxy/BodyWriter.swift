@@ -1,3 +1,4 @@
+#if HTTP
 import NIOCore
 import NIOHTTP1
 
@@ -52,3 +53,4 @@ struct BodyWriter {
     try await written.get()
   }
 }
+#endif

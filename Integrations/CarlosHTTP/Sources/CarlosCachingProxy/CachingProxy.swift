@@ -1,3 +1,4 @@
+#if HTTP
 import AsyncHTTPClient
 import Carlos
 import CarlosHTTP
@@ -88,3 +89,4 @@ public enum CachingProxy {
     return policy
   }
 }
+#endif

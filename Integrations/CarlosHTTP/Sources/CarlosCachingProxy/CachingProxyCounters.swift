@@ -1,3 +1,4 @@
+#if HTTP
 import Synchronization
 
 /// What a ``CachingProxyServer`` has done since it started, counted from many
@@ -77,3 +78,4 @@ public final class CachingProxyCounters: Sendable {
   private static let index = Dictionary(
     uniqueKeysWithValues: Name.allCases.enumerated().map { ($1, $0) })
 }
+#endif

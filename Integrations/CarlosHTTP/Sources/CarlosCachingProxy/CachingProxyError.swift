@@ -1,3 +1,4 @@
+#if HTTP
 /// Why a ``CachingProxyServer`` or its command could not start.
 public enum CachingProxyError: Error, Equatable, CustomStringConvertible {
   /// The listening socket has no port.
@@ -13,3 +14,4 @@ public enum CachingProxyError: Error, Equatable, CustomStringConvertible {
     }
   }
 }
+#endif

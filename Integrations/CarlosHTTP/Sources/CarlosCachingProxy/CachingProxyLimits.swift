@@ -1,3 +1,4 @@
+#if HTTP
 import Foundation
 
 /// The timeouts and limits a ``CachingProxyServer`` holds its clients to, with
@@ -68,3 +69,4 @@ public struct CachingProxyLimits: Equatable, Sendable {
     return min(max(files / 2, 64), 16_384)
   }
 }
+#endif

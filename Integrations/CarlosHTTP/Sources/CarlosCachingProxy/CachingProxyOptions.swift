@@ -1,3 +1,4 @@
+#if HTTP
 import Foundation
 
 /// The command line of `carlos-caching-proxy` (``help`` lists every option).
@@ -169,3 +170,4 @@ public struct CachingProxyOptions: Equatable, Sendable {
 
   private static func seconds(_ duration: Duration) -> Int { Int(duration.components.seconds) }
 }
+#endif

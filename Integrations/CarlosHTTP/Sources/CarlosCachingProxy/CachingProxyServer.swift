@@ -1,3 +1,4 @@
+#if HTTP
 import Carlos
 import CarlosHTTP
 import Foundation
@@ -615,3 +616,4 @@ final class ConnectionRegistry: Sendable {
     for channel in all { channel.close(promise: nil) }
   }
 }
+#endif

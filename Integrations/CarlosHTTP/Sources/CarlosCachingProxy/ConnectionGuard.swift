@@ -1,3 +1,4 @@
+#if HTTP
 import NIOCore
 import NIOHTTP1
 
@@ -184,3 +185,4 @@ final class ConnectionGuard: ChannelDuplexHandler {
     sendTimer = nil
   }
 }
+#endif

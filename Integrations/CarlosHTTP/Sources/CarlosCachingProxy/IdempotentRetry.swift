@@ -1,3 +1,4 @@
+#if HTTP
 import Carlos
 import CarlosHTTP
 
@@ -49,3 +50,4 @@ where Base.KeyType == HTTPRequestKey, Base.OutputType == HTTPResponse {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -63,3 +64,4 @@ public final class MetricsEndpoint: Sendable {
     }
   }
 }
+#endif

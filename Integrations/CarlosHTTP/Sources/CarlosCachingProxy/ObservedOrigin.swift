@@ -1,3 +1,4 @@
+#if HTTP
 import Carlos
 import CarlosHTTP
 import Synchronization
@@ -63,3 +64,4 @@ public final class RequestActivity: Sendable {
   func asked() { state.withLock { $0.asked = true } }
   func failed() { state.withLock { $0.failed = true } }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 import Carlos
 import CarlosHTTP
 import Foundation
@@ -96,3 +97,4 @@ final class BreakerState: Sendable {
     down.withLock { $0 = Down(probeAt: probeAt) }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 import Foundation
 import Synchronization
 
@@ -48,3 +49,4 @@ final class RateLimitedLog: Sendable {
     write("\(prefix): \(message)\(more)")
   }
 }
+#endif

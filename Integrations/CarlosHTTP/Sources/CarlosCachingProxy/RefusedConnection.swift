@@ -1,3 +1,4 @@
+#if HTTP
 import NIOCore
 
 /// What a connection above ``CachingProxyLimits/maximumConnections`` gets: a 503
@@ -31,3 +32,4 @@ final class RefusedConnection: ChannelInboundHandler {
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
 }
+#endif

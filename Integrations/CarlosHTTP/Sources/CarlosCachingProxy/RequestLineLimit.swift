@@ -1,3 +1,4 @@
+#if HTTP
 import NIOCore
 
 /// Answers a request line far longer than ``CachingProxyLimits/maximumTargetLength``
@@ -70,3 +71,4 @@ final class RequestLineLimit: ChannelDuplexHandler {
     }
   }
 }
+#endif

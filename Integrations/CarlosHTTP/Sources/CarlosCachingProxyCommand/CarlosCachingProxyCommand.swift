@@ -1,3 +1,4 @@
+#if HTTP
 import CarlosCachingProxy
 import Dispatch
 import Foundation
@@ -78,3 +79,18 @@ private final class AccessLog: Sendable {
     queue.async { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
   }
 }
+#else
+import Foundation
+
+/// Without the package trait HTTP: says so and exits with 2.
+@main
+enum CarlosCachingProxyCommand {
+  static func main() {
+    FileHandle.standardError.write(
+      Data(
+        "carlos-caching-proxy is built only with the package trait HTTP: swift run --traits HTTP carlos-caching-proxy\n"
+          .utf8))
+    exit(2)
+  }
+}
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 import AsyncHTTPClient
 import NIOCore
 
@@ -44,3 +45,4 @@ public final class HTTPBodyReader: @unchecked Sendable {
     }
   }
 }
+#endif

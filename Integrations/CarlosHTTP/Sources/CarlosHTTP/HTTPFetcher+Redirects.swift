@@ -1,3 +1,4 @@
+#if HTTP
 extension HTTPFetcher {
   /// What an ``HTTPFetcher`` does with a redirect (301, 302, 303, 307, 308).
   public enum Redirects: Hashable, Sendable {
@@ -10,3 +11,4 @@ extension HTTPFetcher {
     case passOn
   }
 }
+#endif

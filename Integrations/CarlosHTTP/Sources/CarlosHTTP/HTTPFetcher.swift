@@ -1,3 +1,4 @@
+#if HTTP
 import AsyncHTTPClient
 import Carlos
 import Foundation
@@ -273,3 +274,4 @@ public struct HTTPFetcher: Fetcher {
     return HTTPFetcherError.transferFailed(String(describing: error))
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -126,3 +127,4 @@ public final class HTTPResponseHandoff: Sendable {
     return HTTPResponse(status: handed.head.status, headers: fields)
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 import NIOCore
 import Synchronization
 
@@ -129,3 +130,4 @@ final class HTTPResponseTee: Sendable {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 import Synchronization
 
 /// When a transfer last received something, for the idle timeout, and why it
@@ -32,3 +33,4 @@ final class TransferActivity: Sendable {
     state.withLock { $0.expiry = reason }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 import Synchronization
 
 /// Gives up the transfers of one ``HTTPFetcher`` that received nothing for
@@ -111,3 +112,4 @@ final class TransferWatcher: Sendable {
     }
   }
 }
+#endif

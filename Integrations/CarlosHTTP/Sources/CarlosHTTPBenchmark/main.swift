@@ -1,3 +1,4 @@
+#if HTTP
 // carlos-http-benchmark: HTTPFetcher (AsyncHTTPClient) next to NetworkFetcher
 // (URLSession), in one run, against Scripts/bench-server.py in a process of its own:
 //   swift run -c release --package-path Integrations/CarlosHTTP carlos-http-benchmark
@@ -12,7 +13,7 @@ import CarlosHTTP
 import Foundation
 
 #if canImport(FoundationNetworking)
-  import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// Prints `line` at once (standard output is not buffered by line when piped).
@@ -241,3 +242,12 @@ func runBenchmarks() async throws {
 }
 
 try await runBenchmarks()
+#else
+import Foundation
+
+FileHandle.standardError.write(
+  Data(
+    "carlos-http-benchmark is built only with the package trait HTTP: swift run --traits HTTP carlos-http-benchmark\n"
+      .utf8))
+exit(2)
+#endif

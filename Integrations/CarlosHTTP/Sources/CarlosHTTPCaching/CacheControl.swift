@@ -1,3 +1,4 @@
+#if HTTPCaching
 /// The directives of `Cache-Control` header fields (RFC 9111, section 5.2), read
 /// leniently: a malformed list member is skipped, never fatal.
 ///
@@ -203,3 +204,4 @@ public struct CacheControl: Hashable, Sendable {
     return result
   }
 }
+#endif

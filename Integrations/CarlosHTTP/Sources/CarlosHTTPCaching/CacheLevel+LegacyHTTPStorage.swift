@@ -1,3 +1,4 @@
+#if HTTPCaching
 import Carlos
 
 extension CacheLevel where KeyType == HTTPRequestKey, OutputType == HTTPCacheRecord {
@@ -16,3 +17,4 @@ extension CacheLevel where KeyType == HTTPRequestKey, OutputType == HTTPCacheRec
     origin
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTPCaching
 /// An entity tag (RFC 9110, section 8.8.3): the validator in an `ETag` field,
 /// sent back in `If-None-Match` to revalidate a stored response.
 ///
@@ -49,3 +50,4 @@ public struct EntityTag: Hashable, Sendable, Codable {
     opaqueTag == other.opaqueTag
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTPCaching
 import Carlos
 import Foundation
 
@@ -41,3 +42,4 @@ extension CacheLevel where KeyType == HTTPRequestKey, OutputType == HTTPResponse
     HTTPBodies(self)
   }
 }
+#endif

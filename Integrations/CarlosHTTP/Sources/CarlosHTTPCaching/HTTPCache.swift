@@ -1,3 +1,4 @@
+#if HTTPCaching
 import Carlos
 import Foundation
 
@@ -678,3 +679,4 @@ extension CacheLevel where KeyType == HTTPCacheKey, OutputType == HTTPCacheEntry
     HTTPCache(storage: self, origin: origin, policy: policy, clock: clock)
   }
 }
+#endif

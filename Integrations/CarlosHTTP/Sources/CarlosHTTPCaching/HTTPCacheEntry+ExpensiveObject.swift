@@ -1,3 +1,4 @@
+#if HTTPCaching
 import Carlos
 
 extension HTTPCacheEntry: ExpensiveObject {
@@ -8,3 +9,4 @@ extension HTTPCacheEntry: ExpensiveObject {
   /// What an entry costs beyond its variants: the array that holds them, 64 bytes.
   public static let costOverhead = 64
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTPCaching
 import Foundation
 
 /// What an HTTP cache stores under one ``HTTPCacheKey``: the variants of the
@@ -54,3 +55,4 @@ public struct HTTPCacheEntry: Hashable, Sendable, Codable {
     variants.removeAll { $0.keepUntil <= now }
   }
 }
+#endif

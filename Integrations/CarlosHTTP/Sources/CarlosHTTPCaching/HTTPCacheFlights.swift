@@ -1,3 +1,4 @@
+#if HTTPCaching
 import Foundation
 import Synchronization
 
@@ -147,3 +148,4 @@ final class HTTPCacheFlights: Sendable {
     table.passes[key] = now.addingTimeInterval(passDuration)
   }
 }
+#endif

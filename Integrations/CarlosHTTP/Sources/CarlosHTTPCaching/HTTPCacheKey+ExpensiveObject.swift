@@ -1,3 +1,4 @@
+#if HTTPCaching
 import Carlos
 
 extension HTTPCacheKey: ExpensiveObject {
@@ -10,3 +11,4 @@ extension HTTPCacheKey: ExpensiveObject {
   /// and allocation rounding; 96 bytes, as measured on 64-bit Linux.
   public static let costOverhead = 96
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTPCaching
 import Foundation
 
 /// The primary cache key of a stored response (RFC 9111, section 4): the
@@ -130,3 +131,4 @@ public struct HTTPCacheKey: Hashable, Sendable, Codable, CustomStringConvertible
     return components.string ?? absolute.absoluteString
   }
 }
+#endif

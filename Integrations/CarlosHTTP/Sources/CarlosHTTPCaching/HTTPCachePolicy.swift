@@ -1,3 +1,4 @@
+#if HTTPCaching
 import Foundation
 
 /// The rules an ``HTTPCache`` follows (RFC 9111): whether it is shared, whether
@@ -247,3 +248,4 @@ public struct HTTPCachePolicy: Hashable, Sendable {
     return max(0, min(Double(seconds) + Double(attoseconds) / 1e18, 1e12))
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTPCaching
 import Carlos
 
 extension HTTPCacheRecord: ExpensiveObject {
@@ -22,3 +23,4 @@ extension HTTPCacheRecord: ExpensiveObject {
   /// a record of a small response measured on 64-bit Linux.
   public static let costOverhead = 256
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTPCaching
 import Foundation
 
 /// What an HTTP cache stores for one response: the response, when it was
@@ -133,3 +134,4 @@ public struct HTTPCacheRecord: Hashable, Sendable, Codable {
     return served
   }
 }
+#endif

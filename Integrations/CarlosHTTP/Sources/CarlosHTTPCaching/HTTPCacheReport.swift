@@ -1,3 +1,4 @@
+#if HTTPCaching
 import Synchronization
 
 /// What an ``HTTPCache`` did for one request, for logs and counters: set one for
@@ -17,3 +18,4 @@ public final class HTTPCacheReport: Sendable {
 
   func markCollapsed() { collapsed.store(true, ordering: .relaxed) }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTPCaching
 import Foundation
 
 /// How a cache answers a client's conditional GET or HEAD from a stored
@@ -45,3 +46,4 @@ enum HTTPConditionalRequest {
     return HTTPResponse(status: 304, headers: fields)
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTPCaching
 import Foundation
 
 /// HTTP dates (RFC 9110, section 5.6.7): read in the three formats a recipient
@@ -221,3 +222,4 @@ public enum HTTPDate {
     }
   }
 }
+#endif

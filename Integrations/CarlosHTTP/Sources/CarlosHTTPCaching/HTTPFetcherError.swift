@@ -1,3 +1,4 @@
+#if HTTPCaching
 import Foundation
 
 /// Why an ``HTTPFetcher`` request failed.
@@ -48,3 +49,4 @@ public enum HTTPFetcherError: Error, Hashable, Sendable, CustomStringConvertible
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTPCaching
 import Foundation
 
 /// How long a response stays fresh and how old it already is when it arrives
@@ -71,3 +72,4 @@ public enum HTTPFreshness {
     return value
   }
 }
+#endif

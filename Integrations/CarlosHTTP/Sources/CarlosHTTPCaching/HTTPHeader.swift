@@ -1,3 +1,4 @@
+#if HTTPCaching
 /// One header field of an HTTP request or response: a name and its value.
 ///
 /// Names compare as written; ``HTTPHeaderFields`` looks them up without regard to case.
@@ -13,3 +14,4 @@ public struct HTTPHeader: Hashable, Codable, Sendable {
     self.value = value
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTPCaching
 extension HTTPHeaderFields {
   /// The hop-by-hop fields every connection has on its own (RFC 9110,
   /// section 7.6.1), lowercased; fields whose names start with `proxy-` are
@@ -26,3 +27,4 @@ extension HTTPHeaderFields {
     return HTTPHeaderFields(fields.filter { !isHopByHop($0.name) })
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTPCaching
 /// The header fields of an HTTP request or response, in order, with lookup by
 /// name that ignores case.
 ///
@@ -82,3 +83,4 @@ public struct HTTPHeaderFields: Hashable, Codable, Sendable, RandomAccessCollect
     }
   }
 }
+#endif

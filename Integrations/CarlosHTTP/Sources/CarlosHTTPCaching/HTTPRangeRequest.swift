@@ -1,3 +1,4 @@
+#if HTTPCaching
 import Foundation
 
 /// How a cache answers a GET with `Range` from a complete stored response
@@ -67,3 +68,4 @@ enum HTTPRangeRequest {
       headers: ["Content-Range": "bytes */\(response.body.count)", "Content-Length": "0"])
   }
 }
+#endif

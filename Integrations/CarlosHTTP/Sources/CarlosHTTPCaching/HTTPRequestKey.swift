@@ -1,3 +1,4 @@
+#if HTTPCaching
 import Foundation
 
 /// A request: what the HTTP level fetches and what an ``HTTPCache`` answers: a
@@ -109,3 +110,4 @@ public struct HTTPRequestKey: Hashable, Sendable, Codable, CustomStringConvertib
     case method, url, headers, body
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTPCaching
 /// A level that answers a request in the caller's task: what the caching proxy
 /// awaits in place of `get(_:)`, whose future runs the answer in a task of its
 /// own (one more task and two more thread hops per request).
@@ -7,3 +8,4 @@ package protocol HTTPResponder: Sendable {
 }
 
 extension HTTPCache: HTTPResponder {}
+#endif

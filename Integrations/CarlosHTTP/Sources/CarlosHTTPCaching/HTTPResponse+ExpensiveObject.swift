@@ -1,3 +1,4 @@
+#if HTTPCaching
 import Carlos
 
 extension HTTPResponse: ExpensiveObject {
@@ -6,3 +7,4 @@ extension HTTPResponse: ExpensiveObject {
     body.count + headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTPCaching
 import Foundation
 
 /// A complete HTTP response: status, header fields and body. `Codable`, so disk
@@ -25,3 +26,4 @@ public struct HTTPResponse: Hashable, Sendable, Codable {
   /// Whether the status is 2xx.
   public var isSuccess: Bool { (200..<300).contains(status) }
 }
+#endif

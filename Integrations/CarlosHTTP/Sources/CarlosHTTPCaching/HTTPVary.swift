@@ -1,3 +1,4 @@
+#if HTTPCaching
 /// The `Vary` field of a stored response (RFC 9110, section 12.5.5): which
 /// request header fields select it among the responses stored for one
 /// ``HTTPCacheKey``.
@@ -140,3 +141,4 @@ public struct HTTPVary: Hashable, Sendable {
     return String(result)
   }
 }
+#endif

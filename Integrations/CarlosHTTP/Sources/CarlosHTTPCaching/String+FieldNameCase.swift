@@ -1,3 +1,4 @@
+#if HTTPCaching
 extension String {
   /// The text lowercased, without a copy when it has no uppercase letter and no
   /// byte outside ASCII (as field names and directives almost always are).
@@ -13,3 +14,4 @@ extension String {
       ? uppercased() : self
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTPCaching
 extension StringProtocol {
   /// The text without spaces and horizontal tabs at either end (HTTP's optional
   /// whitespace), trimmed by Unicode scalar: a space stays whitespace whatever
@@ -9,3 +10,4 @@ extension StringProtocol {
     return String(Substring(scalars))
   }
 }
+#endif

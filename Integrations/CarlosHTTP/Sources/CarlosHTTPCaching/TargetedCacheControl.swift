@@ -1,3 +1,4 @@
+#if HTTPCaching
 /// A targeted cache-control field such as `CDN-Cache-Control` (RFC 9213): a
 /// structured-field dictionary (RFC 8941, section 3.2) read as cache
 /// directives.
@@ -210,3 +211,4 @@ public enum TargetedCacheControl {
     }
   }
 }
+#endif

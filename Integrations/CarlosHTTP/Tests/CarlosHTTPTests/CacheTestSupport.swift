@@ -1,3 +1,4 @@
+#if HTTP
 import AsyncHTTPClient
 import Carlos
 import CarlosHTTP
@@ -44,3 +45,4 @@ func dated(_ body: String, _ now: Date, _ headers: [(String, String)]) -> TestSe
 func text(_ response: HTTPResponse) -> String {
   String(decoding: response.body, as: UTF8.self)
 }
+#endif

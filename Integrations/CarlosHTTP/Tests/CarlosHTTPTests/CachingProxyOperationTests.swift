@@ -1,3 +1,4 @@
+#if HTTP
 import AsyncHTTPClient
 import Carlos
 import CarlosCachingProxy
@@ -522,3 +523,4 @@ private final class RawClientBox: @unchecked Sendable {
   let client: RawClient
   init(_ client: RawClient) { self.client = client }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 import AsyncHTTPClient
 import Carlos
 import CarlosCachingProxy
@@ -7,7 +8,7 @@ import Synchronization
 import Testing
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #endif
 
 /// Runs `body` with a proxy (in this process) in front of `origin`.
@@ -224,3 +225,4 @@ struct CachingProxyRelayTests {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 import AsyncHTTPClient
 import CarlosCachingProxy
 import Foundation
@@ -142,3 +143,4 @@ struct CachingProxyTests {
     }
   }
 }
+#endif

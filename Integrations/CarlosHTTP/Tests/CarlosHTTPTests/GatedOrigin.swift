@@ -1,3 +1,4 @@
+#if HTTP
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -154,3 +155,4 @@ final class GatedOrigin: Sendable {
     }
   }
 }
+#endif

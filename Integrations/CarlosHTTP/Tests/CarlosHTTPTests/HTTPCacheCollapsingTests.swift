@@ -1,3 +1,4 @@
+#if HTTP
 import Carlos
 import CarlosHTTP
 import Foundation
@@ -230,3 +231,4 @@ struct HTTPCacheCollapsingTests {
     #expect(origin.calls == 2)
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 import Carlos
 import CarlosHTTP
 import Foundation
@@ -52,3 +53,4 @@ struct HTTPCacheCostTests {
     #expect(entry.cost - 2 * empty.cost == HTTPCacheEntry().cost)
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 import Carlos
 import CarlosHTTP
 import Foundation
@@ -96,3 +97,4 @@ struct HTTPCacheInvalidationTests {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 import Carlos
 import CarlosHTTP
 import Foundation
@@ -99,3 +100,4 @@ struct HTTPCacheKeyTests {
     }
   }
 }
+#endif

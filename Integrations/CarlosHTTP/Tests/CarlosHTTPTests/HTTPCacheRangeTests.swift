@@ -1,3 +1,4 @@
+#if HTTP
 import Carlos
 import CarlosHTTP
 import Foundation
@@ -33,3 +34,4 @@ struct HTTPCacheRangeTests {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 import Carlos
 import CarlosHTTP
 import Foundation
@@ -193,3 +194,4 @@ struct HTTPCacheServedResponseTests {
     }
   }
 }
+#endif

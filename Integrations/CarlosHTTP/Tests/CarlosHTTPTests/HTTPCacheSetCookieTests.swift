@@ -1,3 +1,4 @@
+#if HTTP
 import Carlos
 import CarlosHTTP
 import Foundation
@@ -52,3 +53,4 @@ struct HTTPCacheSetCookieTests {
     #expect(origin.calls == 2)
   }
 }
+#endif

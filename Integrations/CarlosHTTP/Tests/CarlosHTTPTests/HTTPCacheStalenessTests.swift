@@ -1,3 +1,4 @@
+#if HTTP
 import Carlos
 import CarlosHTTP
 import Foundation
@@ -119,3 +120,4 @@ struct HTTPCacheStalenessTests {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 import AsyncHTTPClient
 import Carlos
 import CarlosHTTP
@@ -316,3 +317,4 @@ struct HTTPCacheTests {
     }
   }
 }
+#endif

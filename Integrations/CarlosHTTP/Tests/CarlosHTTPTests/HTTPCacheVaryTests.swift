@@ -1,3 +1,4 @@
+#if HTTP
 import Carlos
 import CarlosHTTP
 import Foundation
@@ -151,3 +152,4 @@ struct HTTPCacheVaryTests {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 import AsyncHTTPClient
 import Carlos
 import CarlosHTTP
@@ -192,3 +193,4 @@ struct HTTPFetcherTests {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 import CarlosHTTPCaching
 import Testing
 
@@ -48,3 +49,4 @@ struct HTTPHeaderFieldsHopByHopTests {
     #expect(HTTPHeaderFields().removingHopByHop().isEmpty)
   }
 }
+#endif

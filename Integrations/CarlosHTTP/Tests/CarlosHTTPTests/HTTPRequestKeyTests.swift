@@ -1,3 +1,4 @@
+#if HTTP
 import Carlos
 import CarlosHTTP
 import Foundation
@@ -41,3 +42,4 @@ struct HTTPRequestKeyTests {
     #expect(again == response)
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 import AsyncHTTPClient
 import Carlos
 import CarlosHTTP
@@ -97,3 +98,4 @@ struct RateLimitedLogTests {
     #expect(lines.withLock { $0.suffix(2) } == ["p: a: 1", "p: a: 2"])
   }
 }
+#endif

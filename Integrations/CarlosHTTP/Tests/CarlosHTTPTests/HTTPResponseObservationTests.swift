@@ -1,3 +1,4 @@
+#if HTTP
 import AsyncHTTPClient
 import Carlos
 import CarlosHTTP
@@ -145,3 +146,4 @@ struct HTTPFetcherWatcherTests {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 import CarlosHTTP
 import Foundation
 import Testing
@@ -141,3 +142,4 @@ struct HeaderParsingTests {
     #expect(!stored(["Cache-Control": "max-age=60"], request: HTTPRequestKey(url, method: "POST")))
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 import Carlos
 import CarlosCachingProxy
 import CarlosHTTP
@@ -52,3 +53,4 @@ struct IdempotentRetryTests {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 import Carlos
 import CarlosCachingProxy
 import CarlosHTTP
@@ -82,3 +83,4 @@ struct OriginBreakerTests {
     }
   }
 }
+#endif

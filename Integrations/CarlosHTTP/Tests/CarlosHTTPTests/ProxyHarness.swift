@@ -1,3 +1,4 @@
+#if HTTP
 import CarlosCachingProxy
 import Foundation
 
@@ -43,3 +44,4 @@ func withProxy(
   try await client.shutdown()
   await stopOrigin()
 }
+#endif

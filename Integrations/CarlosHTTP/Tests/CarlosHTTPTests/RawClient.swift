@@ -1,7 +1,8 @@
+#if HTTP
 import Foundation
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #endif
 
 /// A client on a plain TCP socket, for what an HTTP client library would not
@@ -131,3 +132,4 @@ struct RawResponse {
     headers.first { $0.0.lowercased() == name.lowercased() }?.1
   }
 }
+#endif

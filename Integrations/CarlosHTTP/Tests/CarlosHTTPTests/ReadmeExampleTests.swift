@@ -1,3 +1,4 @@
+#if HTTP
 import AsyncHTTPClient
 import Carlos
 import CarlosHTTP
@@ -41,3 +42,4 @@ struct ReadmeExampleTests {
     }
   }
 }
+#endif

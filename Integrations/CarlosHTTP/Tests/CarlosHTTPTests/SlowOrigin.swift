@@ -1,3 +1,4 @@
+#if HTTP
 import Carlos
 import CarlosHTTPCaching
 import Foundation
@@ -94,3 +95,4 @@ func concurrently<T: Sendable>(
     return try await group.reduce(into: []) { $0.append($1) }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 /// A seeded pseudo-random generator (SplitMix64), so that generated test cases
 /// are the same on every run.
 struct SplitMix64: RandomNumberGenerator {
@@ -17,3 +18,4 @@ struct SplitMix64: RandomNumberGenerator {
     return mixed ^ (mixed >> 31)
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 import CarlosHTTP
 import Testing
 
@@ -22,3 +23,4 @@ struct TargetedCacheControlTests {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -198,3 +199,4 @@ final class TestServer: Sendable {
     try await outbound.write(.end(nil))
   }
 }
+#endif

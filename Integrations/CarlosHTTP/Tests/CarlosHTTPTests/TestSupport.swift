@@ -1,3 +1,4 @@
+#if HTTP
 import AsyncHTTPClient
 import Foundation
 
@@ -39,3 +40,4 @@ func withServer<T: Sendable>(
 func ok(_ body: String = "hello", _ headers: [(String, String)] = []) -> TestServer.Reply {
   .respond(status: 200, headers: headers, body: Data(body.utf8))
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 import Testing
 
 @testable import CarlosHTTP
@@ -26,3 +27,4 @@ struct TransferWatcherTests {
     #expect(unlimited.expiry(at: now + .seconds(11)) == .timedOut(.milliseconds(300)))
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird
 import Foundation
 import Hummingbird
 
@@ -13,3 +14,4 @@ final class BodyCollector: ResponseBodyWriter {
 
   func finish(_ trailingHeaders: HTTPFields?) async throws {}
 }
+#endif

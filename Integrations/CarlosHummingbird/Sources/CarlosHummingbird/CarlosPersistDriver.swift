@@ -1,3 +1,4 @@
+#if Hummingbird
 import Carlos
 import Foundation
 import Hummingbird
@@ -151,3 +152,4 @@ extension Expiry {
     return .at(Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) / 1e18))
   }
 }
+#endif

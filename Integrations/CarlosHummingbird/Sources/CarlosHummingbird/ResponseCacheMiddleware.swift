@@ -1,3 +1,4 @@
+#if Hummingbird
 import Carlos
 import CarlosHTTPCaching
 import Foundation
@@ -157,3 +158,4 @@ public struct ResponseCacheMiddleware<
       body: answer.body.isEmpty ? .init() : .init(byteBuffer: ByteBuffer(bytes: answer.body)))
   }
 }
+#endif

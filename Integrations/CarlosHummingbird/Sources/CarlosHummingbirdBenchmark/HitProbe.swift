@@ -1,3 +1,4 @@
+#if Hummingbird
 import Carlos
 import CarlosHTTPCaching
 import CarlosHummingbird
@@ -82,3 +83,4 @@ func runHitProbe(iterations: Int, row: String?) async throws {
     precondition(response.status == .ok)
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird
 // The server `Scripts/run-throughput.sh` measures with wrk: one Hummingbird
 // application on 127.0.0.1 (the port given as the first argument, 0: any free port,
 // printed as `listening PORT` on the first line) with two groups of 1,000 routes
@@ -46,3 +47,12 @@ let app = Application(
     FileHandle.standardOutput.write(Data("listening \(channel.localAddress?.port ?? 0)\n".utf8))
   })
 try await app.runService()
+#else
+import Foundation
+
+FileHandle.standardError.write(
+  Data(
+    "CarlosHummingbirdBenchmark is built only with the package trait Hummingbird: swift run --traits Hummingbird CarlosHummingbirdBenchmark\n"
+      .utf8))
+exit(2)
+#endif

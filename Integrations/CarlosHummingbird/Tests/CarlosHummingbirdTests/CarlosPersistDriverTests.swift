@@ -1,3 +1,4 @@
+#if Hummingbird
 import Carlos
 import CarlosHummingbird
 import Foundation
@@ -214,3 +215,4 @@ struct CarlosPersistDriverTests {
     }
   }
 }
+#endif

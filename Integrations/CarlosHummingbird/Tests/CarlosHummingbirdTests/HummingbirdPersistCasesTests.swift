@@ -1,3 +1,4 @@
+#if Hummingbird
 import Carlos
 import CarlosHummingbird
 import Foundation
@@ -194,3 +195,4 @@ struct HummingbirdPersistCasesTests {
     }
   }
 }
+#endif

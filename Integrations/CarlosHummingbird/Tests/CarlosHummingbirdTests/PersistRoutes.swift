@@ -1,3 +1,4 @@
+#if Hummingbird
 import Carlos
 import CarlosHummingbird
 import Foundation
@@ -56,3 +57,4 @@ func persistRouter(_ persist: some PersistDriver) -> Router<BasicRequestContext>
   }
   return router
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird
 import Carlos
 import CarlosHummingbird
 import Foundation
@@ -36,3 +37,4 @@ struct ReadmeExampleTests {
     }
   }
 }
+#endif

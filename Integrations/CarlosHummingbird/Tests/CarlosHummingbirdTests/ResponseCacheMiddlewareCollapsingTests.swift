@@ -1,3 +1,4 @@
+#if Hummingbird
 import Carlos
 import CarlosHTTPCaching
 import CarlosHummingbird
@@ -36,3 +37,4 @@ struct ResponseCacheMiddlewareCollapsingTests {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird
 import Carlos
 import CarlosHTTPCaching
 import CarlosHummingbird
@@ -251,3 +252,4 @@ struct ResponseCacheMiddlewareTests {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if NIO
 import Carlos
 import NIOCore
 
@@ -29,3 +30,4 @@ extension EventLoopFuture where Value: Sendable {
     return promise.future
   }
 }
+#endif

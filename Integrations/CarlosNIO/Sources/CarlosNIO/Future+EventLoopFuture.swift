@@ -1,3 +1,4 @@
+#if NIO
 import Carlos
 import NIOCore
 
@@ -32,3 +33,4 @@ extension Future {
     return promise.futureResult
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if NIO
 import Carlos
 import CarlosNIO
 import NIOCore
@@ -83,3 +84,4 @@ struct EventLoopFutureToFutureTests {
     #expect(loads.withLock { $0 } == 1)
   }
 }
+#endif

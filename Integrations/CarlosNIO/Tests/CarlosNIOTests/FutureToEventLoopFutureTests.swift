@@ -1,3 +1,4 @@
+#if NIO
 import Carlos
 import CarlosNIO
 import Foundation
@@ -74,3 +75,4 @@ struct FutureToEventLoopFutureTests {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if NIO
 import Carlos
 import CarlosNIO
 import NIOCore
@@ -26,3 +27,4 @@ struct ReadmeExampleTests {
     #expect(try await lookUp(viaNIO).value == "<html/>")
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Observability
 import Carlos
 import Logging
 
@@ -43,3 +44,4 @@ public enum CarlosLogHandler {
     return metadata
   }
 }
+#endif

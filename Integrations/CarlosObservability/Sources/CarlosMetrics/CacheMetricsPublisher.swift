@@ -1,3 +1,4 @@
+#if Observability
 import Carlos
 import CoreMetrics
 import ServiceLifecycle
@@ -138,3 +139,4 @@ func nanoseconds(_ duration: Duration) -> Int64 {
   if overflow { return .max }
   return whole + attoseconds / 1_000_000_000
 }
+#endif

@@ -1,3 +1,4 @@
+#if Observability
 import Carlos
 import Tracing
 
@@ -13,3 +14,4 @@ extension CacheLevel {
     TracedCache(self, name: name, tracer: tracer)
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Observability
 import Carlos
 import Tracing
 
@@ -126,3 +127,4 @@ public final class TracedCache<Inner: CacheLevel>: CacheLevel {
     inner.onMemoryWarning()
   }
 }
+#endif

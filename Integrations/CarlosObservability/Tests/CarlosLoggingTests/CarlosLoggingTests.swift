@@ -1,3 +1,4 @@
+#if Observability
 import Carlos
 import CarlosLogging
 import Foundation
@@ -64,3 +65,4 @@ struct CarlosLoggingTests {
       })
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Observability
 import Carlos
 import Logging
 import Testing
@@ -11,3 +12,4 @@ struct LoggerNameTests {
     #expect(CarlosLogger.Level.error > .warning)
   }
 }
+#endif

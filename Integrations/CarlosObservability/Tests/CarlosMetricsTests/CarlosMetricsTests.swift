@@ -1,3 +1,4 @@
+#if Observability
 import Carlos
 import CarlosMetrics
 import Foundation
@@ -84,3 +85,4 @@ struct CacheMetricsServiceTests {
       hits.totalValue == 2, "the hits made after the first publication were published at shutdown")
   }
 }
+#endif

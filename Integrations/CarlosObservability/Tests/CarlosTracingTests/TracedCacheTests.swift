@@ -1,3 +1,4 @@
+#if Observability
 import Carlos
 import CarlosTracing
 import Foundation
@@ -143,3 +144,4 @@ struct TracedCacheTests {
     await #expect(throws: FetchError.valueNotInCache) { try await traced.get("k") }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import Foundation
 import Logging
 import PostgresNIO
@@ -176,3 +177,4 @@ struct TableQueries<Table: CacheTable>: CacheQueries {
     return result
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import Foundation
 import PostgresNIO
 
@@ -286,3 +287,4 @@ struct NamespaceUsage<Table: CacheTable>: PostgresPreparedStatement {
   }
   func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
 }
+#endif

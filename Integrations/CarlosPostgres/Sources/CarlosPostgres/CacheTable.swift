@@ -1,3 +1,4 @@
+#if Postgres
 /// One of the tables the cache levels store rows in. Table names are fixed, so
 /// every statement is a constant string (no SQL is ever assembled at run time).
 protocol CacheTable: Sendable {
@@ -42,3 +43,4 @@ extension CacheTable {
     ]
   }
 }
+#endif

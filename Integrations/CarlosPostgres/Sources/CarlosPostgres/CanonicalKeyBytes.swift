@@ -1,3 +1,4 @@
+#if Postgres
 import Foundation
 
 /// The bytes a key is stored under: the UTF-8 of its Unicode NFC form, so the two
@@ -9,3 +10,4 @@ enum CanonicalKeyBytes {
     return text.precomposedStringWithCanonicalMapping.utf8
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import Carlos
 import Foundation
 
@@ -75,3 +76,4 @@ public func >>> <Upper>(
 ) -> BasicCache<Upper.KeyType, Data> {
   coherent.compose(BasicFetcher(getClosure: fetch))
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import Carlos
 import Foundation
 import Synchronization
@@ -641,3 +642,4 @@ extension CoherentCache where Upper: TimedCacheLevel {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import Foundation
 import PostgresNIO
 
@@ -57,3 +58,4 @@ public enum DatabaseURL {
     return parts.string ?? "<unreadable>"
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import Carlos
 
 /// Runs `operation` in a new task and completes the returned future with its
@@ -45,3 +46,4 @@ func withDeadline<T: Sendable>(
 ) async throws -> T {
   try await deadlineFuture(name, timeout: timeout, operation).value
 }
+#endif

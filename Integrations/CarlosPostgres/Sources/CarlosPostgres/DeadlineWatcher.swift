@@ -1,3 +1,4 @@
+#if Postgres
 import Synchronization
 
 /// Fails operations whose deadline has passed: one background task for all of them,
@@ -79,3 +80,4 @@ final class DeadlineWatcher: Sendable {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import Carlos
 import Foundation
 
@@ -19,3 +20,4 @@ extension Duration {
     return Double(seconds) + Double(attoseconds) / 1e18
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import Foundation
 
 /// What a write tells other processes through PostgreSQL's `NOTIFY`: that one key,
@@ -71,3 +72,4 @@ public struct InvalidationNotice: Sendable, Hashable {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import Foundation
 import PostgresNIO
 
@@ -110,3 +111,4 @@ struct SelectOrTakeLease<Table: CacheTable>: PostgresPreparedStatement {
   }
   func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
 }
+#endif

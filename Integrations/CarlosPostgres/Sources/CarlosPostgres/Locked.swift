@@ -1,3 +1,4 @@
+#if Postgres
 import Synchronization
 
 /// A `Mutex` around a value, plus an atomic flag every critical section acquires on
@@ -26,3 +27,4 @@ struct Locked<Value: ~Copyable>: ~Copyable, Sendable {
     }
   }
 }
+#endif

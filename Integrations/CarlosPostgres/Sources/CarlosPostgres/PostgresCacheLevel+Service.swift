@@ -1,3 +1,4 @@
+#if Postgres
 import ServiceLifecycle
 
 extension PostgresCacheLevel: Service {
@@ -20,3 +21,4 @@ extension PostgresCacheLevel: Service {
     close()
   }
 }
+#endif

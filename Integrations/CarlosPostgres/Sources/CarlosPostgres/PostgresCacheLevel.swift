@@ -1,3 +1,4 @@
+#if Postgres
 import Carlos
 import Foundation
 import PostgresNIO
@@ -681,3 +682,4 @@ extension Int64 {
     return overflow ? (other > 0 ? .max : .min) : sum
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 /// Why an operation of a ``PostgresCacheLevel`` failed.
 public enum PostgresCacheLevelError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The operation did not finish within the level's `operationTimeout`
@@ -43,3 +44,4 @@ public enum PostgresCacheLevelError: Error, Equatable, Sendable, CustomStringCon
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import Carlos
 
 /// How a ``PostgresCacheLevel`` stores its values and how long it waits for the server.
@@ -76,3 +77,4 @@ public struct PostgresCacheOptions: Sendable {
     self.keyHashing = keyHashing
   }
 }
+#endif

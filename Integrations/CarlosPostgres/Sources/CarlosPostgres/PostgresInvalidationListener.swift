@@ -1,3 +1,4 @@
+#if Postgres
 import Carlos
 import Foundation
 import Logging
@@ -344,3 +345,4 @@ struct ListenerStalled: Error, CustomStringConvertible {
   var silence: Duration
   var description: String { "no heartbeat came back for \(silence); connection closed" }
 }
+#endif

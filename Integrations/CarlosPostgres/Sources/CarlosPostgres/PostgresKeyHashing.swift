@@ -1,3 +1,4 @@
+#if Postgres
 import Crypto
 import Foundation
 
@@ -38,3 +39,4 @@ public struct PostgresKeyHashing: Sendable {
     Data(HMAC<SHA256>.authenticationCode(for: bytes, using: key))
   }
 }
+#endif

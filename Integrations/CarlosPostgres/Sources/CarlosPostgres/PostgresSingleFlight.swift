@@ -1,3 +1,4 @@
+#if Postgres
 import Carlos
 import Foundation
 
@@ -342,3 +343,4 @@ private struct Refreshes {
     return true
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import PostgresNIO
 
 extension PostgresClient.Configuration {
@@ -27,3 +28,4 @@ extension PostgresClient.Configuration {
   /// How long a connection of a quiet pool stays open unused: 5 s.
   static var quietIdleTimeout: Duration { .seconds(5) }
 }
+#endif

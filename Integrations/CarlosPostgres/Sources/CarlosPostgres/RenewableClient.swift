@@ -1,3 +1,4 @@
+#if Postgres
 import Foundation
 import PostgresNIO
 
@@ -100,3 +101,4 @@ final class RenewableClient: Sendable {
     state.withLock { $0.runs.removeValue(forKey: ObjectIdentifier(client)) }?.cancel()
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import Carlos
 import Foundation
 import PostgresNIO
@@ -131,3 +132,4 @@ final class ServerAvailability: Sendable {
     }
   }
 }
+#endif

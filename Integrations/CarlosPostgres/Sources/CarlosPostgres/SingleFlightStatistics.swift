@@ -1,3 +1,4 @@
+#if Postgres
 /// What a ``PostgresSingleFlight`` has done since it was created.
 public struct SingleFlightStatistics: Sendable, Hashable {
   /// Gets answered by a value already stored, without a lease.
@@ -22,3 +23,4 @@ public struct SingleFlightStatistics: Sendable, Hashable {
   /// Creates statistics with every count zero.
   public init() {}
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 /// Instants of the continuous clock as nanoseconds after one fixed instant of the
 /// process, so that they fit an atomic integer.
 enum TrustClock {
@@ -10,3 +11,4 @@ enum TrustClock {
     return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import Foundation
 
 /// Tasks sleeping until a notice names their key or their back-off ends, whichever
@@ -48,3 +49,4 @@ final class Wakeups: Sendable {
     continuation?.resume()
   }
 }
+#endif

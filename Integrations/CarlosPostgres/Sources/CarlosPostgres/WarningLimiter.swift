@@ -1,3 +1,4 @@
+#if Postgres
 import Carlos
 import Foundation
 
@@ -56,3 +57,4 @@ final class WarningLimiter: Sendable {
     return true
   }
 }
+#endif

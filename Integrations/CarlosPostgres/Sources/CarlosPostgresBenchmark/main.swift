@@ -1,3 +1,4 @@
+#if Postgres
 // Measures the PostgreSQL level against raw postgres-nio statements in one run,
 // on the server named by DATABASE_URL, and prints ratios:
 //
@@ -359,3 +360,12 @@ func measurePropagation(url: String, namespace: String, environment: [String: St
 }
 
 try await measurePropagation(url: url, namespace: namespace, environment: environment)
+#else
+import Foundation
+
+FileHandle.standardError.write(
+  Data(
+    "carlos-postgres-benchmark is built only with the package trait Postgres: swift run --traits Postgres carlos-postgres-benchmark\n"
+      .utf8))
+exit(2)
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 // Two processes sharing one PostgreSQL cache tier, each with its own memory level.
 //
 //   swift run carlos-postgres-example        (in two terminals, with DATABASE_URL set)
@@ -111,3 +112,12 @@ enum ExampleError: Error {
 }
 
 try await runExample()
+#else
+import Foundation
+
+FileHandle.standardError.write(
+  Data(
+    "carlos-postgres-example is built only with the package trait Postgres: swift run --traits Postgres carlos-postgres-example\n"
+      .utf8))
+exit(2)
+#endif

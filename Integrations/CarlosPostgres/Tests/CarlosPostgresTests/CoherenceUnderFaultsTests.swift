@@ -1,3 +1,4 @@
+#if Postgres
 import Carlos
 import CarlosPostgres
 import Foundation
@@ -327,3 +328,4 @@ struct CoherenceUnderFaultsTests {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import Carlos
 import CarlosPostgres
 import Foundation
@@ -231,3 +232,4 @@ final class Marks: Sendable {
     }
   }
 }
+#endif

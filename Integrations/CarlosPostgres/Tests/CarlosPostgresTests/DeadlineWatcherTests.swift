@@ -1,3 +1,4 @@
+#if Postgres
 import Foundation
 import Synchronization
 import Testing
@@ -35,3 +36,4 @@ struct DeadlineWatcherTests {
     #expect(watcher.wakeUps <= 3, "one wake-up per deadline (and at most one spare)")
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import Carlos
 import CarlosPostgres
 import Foundation
@@ -80,3 +81,4 @@ struct InsertIfAbsentTests {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import CarlosPostgres
 import Foundation
 import Testing
@@ -48,3 +49,4 @@ struct InvalidationNoticeTests {
     }
   }
 }
+#endif

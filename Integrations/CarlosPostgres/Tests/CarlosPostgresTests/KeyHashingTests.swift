@@ -1,3 +1,4 @@
+#if Postgres
 import Carlos
 import CarlosPostgres
 import Crypto
@@ -12,7 +13,9 @@ struct KeyHashingTests {
 
   /// The digest a key is stored under, computed here independently.
   static func digest(_ key: String, secret: Data = secret) -> Data {
-    Data(HMAC<SHA256>.authenticationCode(for: Data(key.utf8), using: SymmetricKey(data: secret)))
+    Data(
+      HMAC<Crypto.SHA256>.authenticationCode(for: Data(key.utf8), using: SymmetricKey(data: secret))
+    )
   }
 
   @Test("a secret shorter than 32 bytes is refused with a clear error")
@@ -126,3 +129,4 @@ struct KeyHashingTests {
     }
   }
 }
+#endif

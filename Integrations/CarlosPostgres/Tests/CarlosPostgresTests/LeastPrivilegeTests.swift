@@ -1,3 +1,4 @@
+#if Postgres
 import Carlos
 import Foundation
 import PostgresNIO
@@ -172,3 +173,4 @@ struct LeastPrivilegeTests {
     }
   }
 }
+#endif

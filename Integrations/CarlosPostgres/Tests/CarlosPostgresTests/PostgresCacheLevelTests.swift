@@ -1,3 +1,4 @@
+#if Postgres
 import Carlos
 import CarlosPostgres
 import Foundation
@@ -215,3 +216,4 @@ extension Result {
     return nil
   }
 }
+#endif

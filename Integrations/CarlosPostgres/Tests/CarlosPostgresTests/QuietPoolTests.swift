@@ -1,3 +1,4 @@
+#if Postgres
 import PostgresNIO
 import Testing
 
@@ -36,3 +37,4 @@ struct QuietPoolTests {
     #expect(configuration.options.connectionIdleTimeout == .seconds(5))
   }
 }
+#endif

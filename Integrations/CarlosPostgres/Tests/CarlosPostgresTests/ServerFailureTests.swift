@@ -1,3 +1,4 @@
+#if Postgres
 import Carlos
 import CarlosPostgres
 import Foundation
@@ -398,3 +399,4 @@ final class OriginLoads: Sendable {
   /// The loads so far, per key.
   var perKey: [String: Int] { counts.withLock { $0 } }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import Carlos
 import CarlosPostgres
 import Foundation
@@ -43,3 +44,4 @@ struct ServiceLifecycleTests {
     #expect(stored == 300)
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import Carlos
 import CarlosPostgres
 import Foundation
@@ -441,3 +442,4 @@ struct SingleFlightTests {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import Carlos
 import CarlosPostgres
 import Foundation
@@ -87,3 +88,4 @@ struct TwoProcessTests {
     }
   }
 }
+#endif

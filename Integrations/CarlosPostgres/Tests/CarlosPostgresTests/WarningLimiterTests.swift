@@ -1,3 +1,4 @@
+#if Postgres
 import Carlos
 import Synchronization
 import Testing
@@ -40,3 +41,4 @@ struct WarningLimiterTests {
     #expect(written.map(\.1) == [.warning, .info, .warning, .info])
   }
 }
+#endif

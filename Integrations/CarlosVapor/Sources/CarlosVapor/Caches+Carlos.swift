@@ -1,3 +1,4 @@
+#if Vapor
 import Carlos
 import Foundation
 import Vapor
@@ -24,3 +25,4 @@ extension Application.Caches.Provider {
     }
   }
 }
+#endif

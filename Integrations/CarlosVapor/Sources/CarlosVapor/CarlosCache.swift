@@ -1,3 +1,4 @@
+#if Vapor
 import Carlos
 import CarlosNIO
 import Foundation
@@ -84,3 +85,4 @@ public struct CarlosCache: Cache, Sendable {
     }
   }
 }
+#endif

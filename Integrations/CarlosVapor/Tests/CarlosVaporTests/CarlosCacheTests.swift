@@ -1,3 +1,4 @@
+#if Vapor
 import Carlos
 import CarlosVapor
 import Foundation
@@ -214,3 +215,4 @@ final class CarlosCacheTests: XCTestCase {
     XCTAssertEqual(try JSONDecoder().decode(String.self, from: above), "from below")
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Vapor
 import Carlos
 import CarlosVapor
 import Foundation
@@ -24,3 +25,4 @@ final class ReadmeExampleTests: XCTestCase {
     try await app.asyncShutdown()
   }
 }
+#endif

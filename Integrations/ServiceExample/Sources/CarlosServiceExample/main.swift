@@ -114,12 +114,12 @@ func run() async throws {
 // with two). The environment's MALLOC_ARENA_MAX, when set, wins.
 // (mallopt is in <malloc.h>, which Swift's Glibc module leaves out.)
 #if canImport(Glibc)
-  if ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil,
-    let mallopt = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt")
-  {
-    typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-    let arenaMaximum: Int32 = -8  // M_ARENA_MAX
-    _ = unsafeBitCast(mallopt, to: Mallopt.self)(arenaMaximum, 2)
-  }
+if ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil,
+  let mallopt = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt")
+{
+  typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+  let arenaMaximum: Int32 = -8  // M_ARENA_MAX
+  _ = unsafeBitCast(mallopt, to: Mallopt.self)(arenaMaximum, 2)
+}
 #endif
 try await run()

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Musl)
-  import Musl
+import Musl
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 /// The few POSIX calls a ``DiskCacheLevel`` makes, with their errors as errno values.
@@ -266,9 +266,9 @@ enum DiskFile {
   /// The modification time in `status`, in nanoseconds since 1970.
   private static func modificationTime(_ status: stat) -> Int64 {
     #if canImport(Darwin)
-      Int64(status.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(status.st_mtimespec.tv_nsec)
+    Int64(status.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(status.st_mtimespec.tv_nsec)
     #else
-      Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+    Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
     #endif
   }
 

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 
 #if canImport(FoundationNetworking)
-  import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// The session delegate of one ``NetworkFetcher``: it collects each task's body,

@@ -4,9 +4,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 /// What a level does with things in its folder that are not its own cache files:
@@ -78,42 +78,42 @@ struct DiskCacheHostileFileTests {
   }
 
   #if os(Linux)
-    /// File sizes and level capacities for `largerThanHeader`, typed so that the
-    /// arguments take no inference (as a literal of tuples with arithmetic they
-    /// took 300–470 ms to type-check on a loaded machine).
-    static let oversizedFiles: [(fileSize: Int, capacity: UInt64)] = [
-      (256 << 20, 1 << 30),  // within the capacity: the header tells
-      (2 << 30, 100 << 20),  // beyond it: the size tells
-    ]
+  /// File sizes and level capacities for `largerThanHeader`, typed so that the
+  /// arguments take no inference (as a literal of tuples with arithmetic they
+  /// took 300–470 ms to type-check on a loaded machine).
+  static let oversizedFiles: [(fileSize: Int, capacity: UInt64)] = [
+    (256 << 20, 1 << 30),  // within the capacity: the header tells
+    (2 << 30, 100 << 20),  // beyond it: the size tells
+  ]
 
-    @Test(
-      "A file larger than its header says is rejected before it is read",
-      arguments: oversizedFiles)
-    func largerThanHeader(fileSize: Int, capacity: UInt64) async throws {
-      let folder = DiskTestFolder()
-      defer { folder.remove() }
-      let level = DiskCacheLevel<String, Data>(path: folder.path, capacity: capacity)
-      try await level.set(Data([1, 2, 3]), forKey: "k").value
-      // Extend the valid file with a sparse hole: it takes no disk, but reading it would.
-      let path = folder.child(fileName("k"))
-      try #require(truncate(path, off_t(fileSize)) == 0)
+  @Test(
+    "A file larger than its header says is rejected before it is read",
+    arguments: oversizedFiles)
+  func largerThanHeader(fileSize: Int, capacity: UInt64) async throws {
+    let folder = DiskTestFolder()
+    defer { folder.remove() }
+    let level = DiskCacheLevel<String, Data>(path: folder.path, capacity: capacity)
+    try await level.set(Data([1, 2, 3]), forKey: "k").value
+    // Extend the valid file with a sparse hole: it takes no disk, but reading it would.
+    let path = folder.child(fileName("k"))
+    try #require(truncate(path, off_t(fileSize)) == 0)
 
-      let before = try bytesReadByProcess()
-      await #expect(throws: FetchError.valueNotInCache) { try await level.get("k").value }
-      let read = try bytesReadByProcess() - before
-      // Other tests run meanwhile and read some (the disk suites several MiB each); the
-      // smaller file is still twice this margin.
-      #expect(read < 128 * 1024 * 1024, "read \(read) bytes of a \(fileSize)-byte file")
-      _ = await level.filesByRecency()
-      #expect(fileType(path) == nil)
-    }
+    let before = try bytesReadByProcess()
+    await #expect(throws: FetchError.valueNotInCache) { try await level.get("k").value }
+    let read = try bytesReadByProcess() - before
+    // Other tests run meanwhile and read some (the disk suites several MiB each); the
+    // smaller file is still twice this margin.
+    #expect(read < 128 * 1024 * 1024, "read \(read) bytes of a \(fileSize)-byte file")
+    _ = await level.filesByRecency()
+    #expect(fileType(path) == nil)
+  }
 
-    /// The bytes this process has read through read(2) and its kin, from /proc/self/io.
-    private func bytesReadByProcess() throws -> Int {
-      let text = try String(contentsOfFile: "/proc/self/io", encoding: .utf8)
-      let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("rchar:") })
-      return try #require(Int(line.dropFirst("rchar:".count).trimmingCharacters(in: .whitespaces)))
-    }
+  /// The bytes this process has read through read(2) and its kin, from /proc/self/io.
+  private func bytesReadByProcess() throws -> Int {
+    let text = try String(contentsOfFile: "/proc/self/io", encoding: .utf8)
+    let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("rchar:") })
+    return try #require(Int(line.dropFirst("rchar:".count).trimmingCharacters(in: .whitespaces)))
+  }
   #endif
 
   @Test("A directory in place of a cache file is a miss, and the next set replaces it")

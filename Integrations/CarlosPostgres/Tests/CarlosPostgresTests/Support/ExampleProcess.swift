@@ -1,3 +1,4 @@
+#if Postgres
 import Foundation
 import Glibc
 import Synchronization
@@ -127,3 +128,4 @@ final class ExampleProcess: Sendable {
     return nil
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import Foundation
 import Glibc
 import Synchronization
@@ -164,3 +165,4 @@ final class HoldingProxy: Sendable {
     return address
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import Carlos
 import CarlosPostgres
 import Foundation
@@ -156,3 +157,4 @@ func eventually<T: Sendable>(
 func outcome<T: Sendable>(_ future: Future<T>) async -> Result<T, any Error> {
   do { return .success(try await future.value) } catch { return .failure(error) }
 }
+#endif

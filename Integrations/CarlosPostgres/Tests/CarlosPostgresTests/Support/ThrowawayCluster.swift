@@ -1,3 +1,4 @@
+#if Postgres
 import CarlosPostgres
 import Foundation
 import PostgresNIO
@@ -77,3 +78,4 @@ final class ThrowawayCluster: Sendable {
     return text
   }
 }
+#endif

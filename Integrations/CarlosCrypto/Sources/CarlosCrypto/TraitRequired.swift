@@ -1,0 +1,25 @@
+#if !Crypto
+// Without the package trait Crypto this module is empty; these stand-ins make a use of
+// its main types fail with an error that names the trait to turn on.
+
+@available(
+  *, unavailable,
+  message:
+    "CarlosCrypto is built only with the package trait \"Crypto\": add traits: [\"Crypto\"] to the Carlos package dependency"
+)
+public enum CacheEncryption {}
+
+@available(
+  *, unavailable,
+  message:
+    "CarlosCrypto is built only with the package trait \"Crypto\": add traits: [\"Crypto\"] to the Carlos package dependency"
+)
+public enum CacheKeyRing {}
+
+@available(
+  *, unavailable,
+  message:
+    "CarlosCrypto is built only with the package trait \"Crypto\": add traits: [\"Crypto\"] to the Carlos package dependency"
+)
+public enum EncryptedCacheLevel {}
+#endif

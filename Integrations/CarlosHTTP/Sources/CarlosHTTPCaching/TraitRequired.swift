@@ -1,0 +1,32 @@
+#if !HTTPCaching
+// Without the package trait HTTPCaching this module is empty; these stand-ins make a use of
+// its main types fail with an error that names the trait to turn on.
+
+@available(
+  *, unavailable,
+  message:
+    "CarlosHTTPCaching is built only with the package trait \"HTTPCaching\": add traits: [\"HTTPCaching\"] to the Carlos package dependency"
+)
+public enum HTTPCache {}
+
+@available(
+  *, unavailable,
+  message:
+    "CarlosHTTPCaching is built only with the package trait \"HTTPCaching\": add traits: [\"HTTPCaching\"] to the Carlos package dependency"
+)
+public enum HTTPCachePolicy {}
+
+@available(
+  *, unavailable,
+  message:
+    "CarlosHTTPCaching is built only with the package trait \"HTTPCaching\": add traits: [\"HTTPCaching\"] to the Carlos package dependency"
+)
+public enum HTTPResponse {}
+
+@available(
+  *, unavailable,
+  message:
+    "CarlosHTTPCaching is built only with the package trait \"HTTPCaching\": add traits: [\"HTTPCaching\"] to the Carlos package dependency"
+)
+public enum HTTPRequestKey {}
+#endif

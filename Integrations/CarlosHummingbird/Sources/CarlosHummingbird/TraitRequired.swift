@@ -1,0 +1,18 @@
+#if !Hummingbird
+// Without the package trait Hummingbird this module is empty; these stand-ins make a use of
+// its main types fail with an error that names the trait to turn on.
+
+@available(
+  *, unavailable,
+  message:
+    "CarlosHummingbird is built only with the package trait \"Hummingbird\": add traits: [\"Hummingbird\"] to the Carlos package dependency"
+)
+public enum CarlosPersistDriver {}
+
+@available(
+  *, unavailable,
+  message:
+    "CarlosHummingbird is built only with the package trait \"Hummingbird\": add traits: [\"Hummingbird\"] to the Carlos package dependency"
+)
+public enum ResponseCacheMiddleware {}
+#endif
