@@ -99,8 +99,9 @@ def check(name, line, code, scratch):
     with open(main, "w") as f:
         f.write(code)
     if code.lstrip().startswith("// swift-tools-version"):
+        tools = re.search(r"swift-tools-version: *([\d.]+)", code).group(1)
         command = [swiftc(), "-typecheck", "-swift-version", "6", "-I", MANIFEST_API,
-                   "-package-description-version", "6.0", main]
+                   "-package-description-version", tools, main]
     else:
         # Deprecated spellings stay warnings: MIGRATION.md shows them on purpose.
         command = [swiftc(), "-typecheck", "-swift-version", "6", "-warnings-as-errors",

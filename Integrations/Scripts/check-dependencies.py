@@ -12,7 +12,8 @@ dependency, unless it arrives through the framework the trait itself is built on
 
     Integrations/Scripts/check-dependencies.py [--build-lowest]
 
-Then it resolves an application with every trait on and each dependency the root
+It builds an application that uses CarlosPostgres without its trait: the build must
+fail with an error that names the trait. Then it resolves an application with every trait on and each dependency the root
 manifest takes with `from:` pinned to that lowest version (`exact:`): the lowest
 versions the manifest allows must resolve together (swift-nio 2.101.2, say, while the
 newest is 2.101.3). With `--build-lowest` it builds that application instead, in
@@ -117,6 +118,23 @@ def check_trait(folder, trait):
     return everything, failures
 
 
+def check_missing_trait(folder):
+    """Builds an application that uses `PostgresCacheLevel` without the trait Postgres:
+    the build must fail with an error that names the trait."""
+    app = application(folder, "MissingTrait", [f'.package(name: "Carlos", path: "{ROOT}")'],
+                      ["CarlosPostgres"])
+    with open(os.path.join(app, "Sources", "MissingTrait", "main.swift"), "a") as f:
+        f.write("let level: PostgresCacheLevel<String>? = nil\nprint(level as Any)\n")
+    result = subprocess.run(["swift", "build", "--package-path", app], capture_output=True, text=True)
+    wanted = 'is built only with the package trait "Postgres"'
+    if result.returncode == 0 or wanted not in result.stdout + result.stderr:
+        print(result.stdout[-3000:] + result.stderr[-3000:])
+        return "CarlosPostgres used without its trait does not fail with an error naming the trait"
+    print(f"CarlosPostgres used without its trait: the build fails, 'PostgresCacheLevel' "
+          f"is unavailable: CarlosPostgres {wanted}")
+    return None
+
+
 def version_key(version):
     return tuple(int(part) for part in version.split("."))
 
@@ -159,9 +177,10 @@ def main():
             failures += found
         if not failures:
             print("every trait pulls only what it needs; the core pulls nothing")
-            failure = check_lowest(folder, build="--build-lowest" in sys.argv)
-            if failure:
-                failures.append(failure)
+            for failure in [check_missing_trait(folder),
+                            check_lowest(folder, build="--build-lowest" in sys.argv)]:
+                if failure:
+                    failures.append(failure)
     for failure in failures:
         print(f"✘ {failure}")
     sys.exit(1 if failures else 0)

@@ -21,5 +21,5 @@ public enum CacheKeyRing {}
   message:
     "CarlosCrypto is built only with the package trait \"Crypto\": add traits: [\"Crypto\"] to the Carlos package dependency"
 )
-public enum EncryptedCacheLevel {}
+public enum EncryptedCacheLevel<Inner> {}
 #endif

@@ -7,7 +7,7 @@
   message:
     "CarlosHTTPCaching is built only with the package trait \"HTTPCaching\": add traits: [\"HTTPCaching\"] to the Carlos package dependency"
 )
-public enum HTTPCache {}
+public enum HTTPCache<Storage, Origin> {}
 
 @available(
   *, unavailable,

@@ -7,12 +7,12 @@
   message:
     "CarlosHummingbird is built only with the package trait \"Hummingbird\": add traits: [\"Hummingbird\"] to the Carlos package dependency"
 )
-public enum CarlosPersistDriver {}
+public enum CarlosPersistDriver<Pipeline> {}
 
 @available(
   *, unavailable,
   message:
     "CarlosHummingbird is built only with the package trait \"Hummingbird\": add traits: [\"Hummingbird\"] to the Carlos package dependency"
 )
-public enum ResponseCacheMiddleware {}
+public enum ResponseCacheMiddleware<Context, Storage> {}
 #endif

@@ -7,5 +7,5 @@
   message:
     "CarlosTracing is built only with the package trait \"Observability\": add traits: [\"Observability\"] to the Carlos package dependency"
 )
-public enum TracedCache {}
+public enum TracedCache<Inner> {}
 #endif

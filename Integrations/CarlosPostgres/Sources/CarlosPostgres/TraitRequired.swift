@@ -7,7 +7,7 @@
   message:
     "CarlosPostgres is built only with the package trait \"Postgres\": add traits: [\"Postgres\"] to the Carlos package dependency"
 )
-public enum PostgresCacheLevel {}
+public enum PostgresCacheLevel<Key> {}
 
 @available(
   *, unavailable,
@@ -21,7 +21,7 @@ public enum PostgresCacheOptions {}
   message:
     "CarlosPostgres is built only with the package trait \"Postgres\": add traits: [\"Postgres\"] to the Carlos package dependency"
 )
-public enum CoherentCache {}
+public enum CoherentCache<Upper> {}
 
 @available(
   *, unavailable,
@@ -35,7 +35,7 @@ public enum PostgresInvalidationListener {}
   message:
     "CarlosPostgres is built only with the package trait \"Postgres\": add traits: [\"Postgres\"] to the Carlos package dependency"
 )
-public enum PostgresSingleFlight {}
+public enum PostgresSingleFlight<Key> {}
 
 @available(
   *, unavailable,
