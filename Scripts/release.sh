@@ -9,7 +9,7 @@
 # - the working tree is clean (the tag names the commit that was checked);
 # - the file VERSION says the same version;
 # - CHANGELOG.md has a heading `## VERSION` that does not say "not yet released";
-# - every README or MIGRATION.md line that depends on this package by URL
+# - every Markdown line (READMEs, MIGRATION.md, DocC articles) that depends on this package by URL
 #   (`Carlos.git", from: "…"`) names that version;
 # - `bash .ci/run` passes on this tree;
 # - when an earlier tag exists: `swift package diagnose-api-breaking-changes` against the
@@ -45,7 +45,7 @@ if grep -qi "not yet released" <<< "$heading"; then
   fail "CHANGELOG.md still calls $version not yet released: '$heading'"
 fi
 
-stale="$(grep -rn --include=README.md --include=MIGRATION.md -E 'Carlos\.git", from: "' . \
+stale="$(grep -rn --include="*.md" -E 'Carlos\.git", from: "' . \
   | grep -v "/\.build" | grep -v "from: \"$version\"" || true)"
 [ -z "$stale" ] || fail "these lines depend on another version than $version:
 $stale"

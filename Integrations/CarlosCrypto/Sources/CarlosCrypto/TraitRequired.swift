@@ -2,6 +2,7 @@
 // Without the package trait Crypto this module is empty; these stand-ins make a use of
 // its main types fail with an error that names the trait to turn on.
 
+/// A stand-in that tells you to turn on the package trait Crypto.
 @available(
   *, unavailable,
   message:
@@ -9,6 +10,7 @@
 )
 public enum CacheEncryption {}
 
+/// A stand-in that tells you to turn on the package trait Crypto.
 @available(
   *, unavailable,
   message:
@@ -16,6 +18,7 @@ public enum CacheEncryption {}
 )
 public enum CacheKeyRing {}
 
+/// A stand-in that tells you to turn on the package trait Crypto.
 @available(
   *, unavailable,
   message:

@@ -2,6 +2,7 @@
 // Without the package trait HTTP this module is empty; these stand-ins make a use of
 // its main types fail with an error that names the trait to turn on.
 
+/// A stand-in that tells you to turn on the package trait HTTP.
 @available(
   *, unavailable,
   message:
@@ -9,6 +10,7 @@
 )
 public enum CachingProxy {}
 
+/// A stand-in that tells you to turn on the package trait HTTP.
 @available(
   *, unavailable,
   message:
@@ -16,6 +18,7 @@ public enum CachingProxy {}
 )
 public enum CachingProxyServer {}
 
+/// A stand-in that tells you to turn on the package trait HTTP.
 @available(
   *, unavailable,
   message:
@@ -23,6 +26,7 @@ public enum CachingProxyServer {}
 )
 public enum CachingProxyOptions {}
 
+/// A stand-in that tells you to turn on the package trait HTTP.
 @available(
   *, unavailable,
   message:

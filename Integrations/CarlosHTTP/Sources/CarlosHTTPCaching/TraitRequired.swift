@@ -2,6 +2,7 @@
 // Without the package trait HTTPCaching this module is empty; these stand-ins make a use of
 // its main types fail with an error that names the trait to turn on.
 
+/// A stand-in that tells you to turn on the package trait HTTPCaching.
 @available(
   *, unavailable,
   message:
@@ -9,6 +10,7 @@
 )
 public enum HTTPCache<Storage, Origin> {}
 
+/// A stand-in that tells you to turn on the package trait HTTPCaching.
 @available(
   *, unavailable,
   message:
@@ -16,6 +18,7 @@ public enum HTTPCache<Storage, Origin> {}
 )
 public enum HTTPCachePolicy {}
 
+/// A stand-in that tells you to turn on the package trait HTTPCaching.
 @available(
   *, unavailable,
   message:
@@ -23,6 +26,7 @@ public enum HTTPCachePolicy {}
 )
 public enum HTTPResponse {}
 
+/// A stand-in that tells you to turn on the package trait HTTPCaching.
 @available(
   *, unavailable,
   message:

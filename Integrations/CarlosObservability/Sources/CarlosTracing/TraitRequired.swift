@@ -2,6 +2,7 @@
 // Without the package trait Observability this module is empty; these stand-ins make a use of
 // its main types fail with an error that names the trait to turn on.
 
+/// A stand-in that tells you to turn on the package trait Observability.
 @available(
   *, unavailable,
   message:

@@ -2,6 +2,7 @@
 // Without the package trait Postgres this module is empty; these stand-ins make a use of
 // its main types fail with an error that names the trait to turn on.
 
+/// A stand-in that tells you to turn on the package trait Postgres.
 @available(
   *, unavailable,
   message:
@@ -9,6 +10,7 @@
 )
 public enum PostgresCacheLevel<Key> {}
 
+/// A stand-in that tells you to turn on the package trait Postgres.
 @available(
   *, unavailable,
   message:
@@ -16,6 +18,7 @@ public enum PostgresCacheLevel<Key> {}
 )
 public enum PostgresCacheOptions {}
 
+/// A stand-in that tells you to turn on the package trait Postgres.
 @available(
   *, unavailable,
   message:
@@ -23,6 +26,7 @@ public enum PostgresCacheOptions {}
 )
 public enum CoherentCache<Upper> {}
 
+/// A stand-in that tells you to turn on the package trait Postgres.
 @available(
   *, unavailable,
   message:
@@ -30,6 +34,7 @@ public enum CoherentCache<Upper> {}
 )
 public enum PostgresInvalidationListener {}
 
+/// A stand-in that tells you to turn on the package trait Postgres.
 @available(
   *, unavailable,
   message:
@@ -37,6 +42,7 @@ public enum PostgresInvalidationListener {}
 )
 public enum PostgresSingleFlight<Key> {}
 
+/// A stand-in that tells you to turn on the package trait Postgres.
 @available(
   *, unavailable,
   message:
