@@ -17,7 +17,7 @@ the applications' build below also puts them there).
 A README's manifest that depends on Carlos by URL
 (`.package(url: "https://github.com/<owner>/Carlos.git", from: …, traits: […])`, as an
 application would) is also built as that application, first, against a clone of this
-checkout's HEAD tagged with the version in VERSION, by `file://` URL and version:
+checkout's HEAD tagged with the version in VERSION (without its pre-release part, which every such manifest must name), by `file://` URL and version:
 every such manifest's executable target becomes a target of one throwaway package (one
 build: SwiftPM removes from a scratch folder the checkouts that the package it builds
 does not use), with the manifest's `.product` lines, the README's snippet that starts
@@ -184,10 +184,16 @@ def missing_traits(manifest):
             if package == "Carlos" and needs.get(product) and needs[product] not in on]
 
 
+def release_version():
+    """The version in VERSION without its pre-release part (1.0.0 for 1.0.0-dev): the
+    version the documentation's manifests name."""
+    return open(os.path.join(ROOT, "VERSION")).read().strip().split("-")[0]
+
+
 def tagged_clone(folder):
-    """A clone of this checkout's HEAD in `folder`, tagged with the version in VERSION:
+    """A clone of this checkout's HEAD in `folder`, tagged with `release_version()`:
     what an application fetches by URL. Returns its file:// URL and the version."""
-    version = open(os.path.join(ROOT, "VERSION")).read().strip()
+    version = release_version()
     clone = os.path.join(folder, "Carlos")
     if subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"],
                       capture_output=True, text=True).stdout.strip():
@@ -227,6 +233,9 @@ def build_applications(apps):
             print(f"✘ {name}:{line}: its Carlos line is not `.package(url: \"{CARLOS_URL}\", from: …, traits: […])`")
             failed += 1
             continue
+        if carlos.group(1) != release_version():
+            print(f"✘ {name}:{line}: depends on Carlos from {carlos.group(1)}, not {release_version()} (VERSION)")
+            failed += 1
         traits |= set(re.findall(r'"(\w+)"', carlos.group(2) or ""))
         for key, line_ in declared.items():
             version = re.search(r'from: "([^"]+)"', line_)
