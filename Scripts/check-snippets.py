@@ -17,8 +17,8 @@ the applications' build below also puts them there).
 A README's manifest that depends on Carlos by URL
 (`.package(url: "https://github.com/<owner>/Carlos.git", from: …, traits: […])`, as an
 application would) is also built as that application, first, against a clone of this
-checkout's HEAD tagged with the version in VERSION (without its pre-release part, which every such manifest must name), by `file://` URL and version:
-every such manifest's executable target becomes a target of one throwaway package (one
+checkout's HEAD tagged with the version in VERSION without its pre-release part (which
+every such manifest must name), by `file://` URL and version: every such manifest's executable target becomes a target of one throwaway package (one
 build: SwiftPM removes from a scratch folder the checkouts that the package it builds
 does not use), with the manifest's `.product` lines, the README's snippet that starts
 with `// Sources/<Target>/main.swift` or else a main.swift importing every product,

@@ -3,8 +3,8 @@
 
 Writes the README's manifest and its `// Sources/<Target>/main.swift` snippet into a
 fresh folder, with the manifest's Carlos URL pointed at a tagged clone of this
-checkout's HEAD (`file://`, tagged 1.0.0 for a VERSION of 1.0.0-dev), runs `swift build` there from an
-empty `.build`,
+checkout's HEAD (`file://`, tagged 1.0.0 for a VERSION of 1.0.0-dev), runs
+`swift build` there from an empty `.build`,
 and prints the wall-clock and CPU (user + system) time with the load average before
 and after. Run it on an idle machine:
 
