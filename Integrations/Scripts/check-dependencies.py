@@ -21,6 +21,7 @@ INTEGRATIONS_SCRATCH when set.
 
 Exits non-zero on a violation or when an application cannot be resolved.
 """
+import importlib.util
 import json
 import os
 import re
@@ -31,6 +32,9 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MANIFEST = open(os.path.join(ROOT, "Package.swift")).read()
+_spec = importlib.util.spec_from_file_location("snippets", os.path.join(ROOT, "Scripts", "check-snippets.py"))
+SNIPPETS = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(SNIPPETS)
 SIGNATURES = {
     "Postgres": {"postgres-nio"},
     "HTTP": {"async-http-client"},
@@ -51,16 +55,10 @@ def traits():
 
 
 def products(trait):
-    """The root's library products under the comment `// Trait "<trait>"`; the core's
-    (those before the first such comment) when `trait` is None."""
-    found, current = [], None
-    for line in MANIFEST[MANIFEST.index("products: ["):MANIFEST.index("traits: traits")].split("\n"):
-        if "// Trait" in line:
-            current = re.search(r'"(\w+)"', line).group(1)
-        for name in re.findall(r'\.library\(\s*name: "(\w+)"', line):
-            if trait == current:
-                found.append(name)
-    return found
+    """The root's library products that need `trait` (the core's when it is None), as
+    Scripts/check-snippets.py reads them from the manifest."""
+    needs, _ = SNIPPETS.product_traits()
+    return [product for product, needed in needs.items() if needed == trait]
 
 
 def application(folder, name, dependency, products_used, imports=None):
